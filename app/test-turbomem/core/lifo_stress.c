@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+/*
+ * Plain-pthread stress of the lock-free core (tm_lifo.h), without EAL: the
+ * target of ThreadSanitizer and of the mutation builds.
+ *
+ * Matrix (one shape per run, chosen with -m):
+ *   mixed     T threads each get a random bulk (1..B) and put back what it
+ *             holds, keeping up to 2B objects; demand above the pool size
+ *             makes gets fail constantly (exhaustion).
+ *   pipeline  half the threads only get, half only put; objects cross
+ *             threads through per-pair hand-off slots.
+ *   aba       like mixed on a tiny pool, with a yield between reading the
+ *             head and committing (build with -DTM_LIFO_TEST_HOOKS).
+ *
+ * Oracles, checked on every run:
+ *   - ownership ledger: each object has an atomic owner; a get swaps
+ *     FREE -> me (anything else is a duplicate hand-out), a put swaps
+ *     me -> FREE first;
+ *   - payload: the getter writes the object non-atomically and the next
+ *     getter reads it, so a missing release/acquire is a data race that
+ *     ThreadSanitizer reports;
+ *   - exactness: a get returns 0 with every slot a valid object, or
+ *     -ENOENT;
+ *   - count bounds: 0 <= count <= capacity whenever sampled;
+ *   - conservation: got - put == held, per thread and in total;
+ *   - final census: count == capacity at rest, a drain one by one sees
+ *     every object exactly once, and one more get fails.
+ *
+ * Usage: tm-lifo-stress [-m mixed|pipeline|aba] [-t threads] [-n objects]
+ *        [-b max_bulk] [-i iterations per thread] [-s seed]
+ * TM_STRESS_SCALE multiplies the iterations (soak runs).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef TM_LIFO_TEST_HOOKS
+/* Yield on roughly one commit in eight to let others slip in (ABA). */
+static _Thread_local uint32_t tm_yield_rng = 1;
+#define TM_LIFO_TEST_YIELD() do { \
+	tm_yield_rng = tm_yield_rng * 1103515245u + 12345u; \
+	if (((tm_yield_rng >> 16) & 7) == 0) \
+		sched_yield(); \
+} while (0)
+#endif
+
+#include "tm_lifo.h"
+
+#define OWNER_FREE 0
+
+struct obj {
+	_Atomic uint32_t owner;	/* OWNER_FREE or thread id + 1 */
+	uint32_t payload;	/* plain: written by each owner */
+	char pad[56];
+};
+
+enum shape { SHAPE_MIXED, SHAPE_PIPELINE, SHAPE_ABA };
+
+static struct obj *objs;
+static struct tm_lifo *lifo;
+static uint32_t nb_objs;
+static unsigned int max_bulk = 32;
+static unsigned long iterations = 20000;
+static enum shape shape = SHAPE_MIXED;
+static _Atomic unsigned long errors;
+static _Atomic uint64_t total_got, total_put, total_fail;
+
+/* Pipeline hand-off: producer i passes objects to consumer i. */
+struct handoff {
+	_Atomic(struct obj *) slot[64];
+};
+static struct handoff *handoffs;
+
+#define FAIL(...) do { \
+	fprintf(stderr, "FAIL: " __VA_ARGS__); \
+	fputc('\n', stderr); \
+	atomic_fetch_add(&errors, 1); \
+} while (0)
+
+static void *
+to_obj(const void *ctx, uint32_t idx)
+{
+	(void)ctx;
+	return &objs[idx];
+}
+
+static uint32_t
+to_idx(const void *ctx, const void *o)
+{
+	(void)ctx;
+	return (uint32_t)((const struct obj *)o - objs);
+}
+
+static uint32_t
+rng_next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (uint32_t)(*s >> 11);
+}
+
+static int
+get_bulk(struct obj **out, unsigned int n, uint32_t me)
+{
+	unsigned int i;
+	uint32_t c;
+
+	c = tm_lifo_count(lifo);
+	if (c > nb_objs)
+		FAIL("count %u above capacity %u", c, nb_objs);
+	if (tm_lifo_pop_bulk(lifo, (void **)out, n, to_obj, NULL) != 0) {
+		atomic_fetch_add_explicit(&total_fail, 1,
+				memory_order_relaxed);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t expect = OWNER_FREE;
+
+		if (out[i] < objs || out[i] >= objs + nb_objs) {
+			FAIL("get returned %p outside the pool", (void *)out[i]);
+			return -1;
+		}
+		if (!atomic_compare_exchange_strong(&out[i]->owner, &expect,
+				me + 1))
+			FAIL("object %u handed to thread %u while owned by %u",
+				to_idx(NULL, out[i]), me, expect);
+		/* Read the previous owner's plain write, then ours. */
+		if (out[i]->payload != 0 && out[i]->payload > 1000000)
+			FAIL("payload garbage");
+		out[i]->payload = me + 1;
+	}
+	atomic_fetch_add_explicit(&total_got, n, memory_order_relaxed);
+	return 0;
+}
+
+static void
+put_bulk(struct obj **in, unsigned int n, uint32_t me)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t expect = me + 1;
+
+		in[i]->payload = 0;
+		if (!atomic_compare_exchange_strong(&in[i]->owner, &expect,
+				OWNER_FREE))
+			FAIL("thread %u puts object %u owned by %u", me,
+				to_idx(NULL, in[i]), expect);
+	}
+	tm_lifo_push_bulk(lifo, (void * const *)in, n, to_idx, NULL);
+	atomic_fetch_add_explicit(&total_put, n, memory_order_relaxed);
+}
+
+struct worker {
+	pthread_t tid;
+	uint32_t id;
+	unsigned int nb_threads;
+	uint64_t seed;
+};
+
+static void *
+mixed_worker(void *arg)
+{
+	struct worker *w = arg;
+	struct obj **held = calloc(2 * max_bulk, sizeof(*held));
+	unsigned int nb_held = 0;
+	unsigned long it;
+
+	for (it = 0; it < iterations; it++) {
+		unsigned int n = 1 + rng_next(&w->seed) % max_bulk;
+
+		if (nb_held + n <= 2 * max_bulk &&
+				(rng_next(&w->seed) & 1)) {
+			if (get_bulk(held + nb_held, n, w->id) == 0)
+				nb_held += n;
+		} else if (nb_held > 0) {
+			n = 1 + rng_next(&w->seed) % nb_held;
+			nb_held -= n;
+			put_bulk(held + nb_held, n, w->id);
+		}
+	}
+	if (nb_held > 0)
+		put_bulk(held, nb_held, w->id);
+	free(held);
+	return NULL;
+}
+
+static _Atomic unsigned int producers_left;
+
+/* Give o to the consumer through a free slot; false if all are taken. */
+static bool
+handoff_one(struct handoff *h, struct obj *o, uint32_t me, uint64_t *seed)
+{
+	unsigned int s0 = rng_next(seed) % 64, k;
+	uint32_t expect = me + 1;
+
+	/* The consumer (me + 1) owns it from the moment it is visible. */
+	if (!atomic_compare_exchange_strong(&o->owner, &expect, me + 2))
+		FAIL("lost ownership of object %u before hand-off",
+			to_idx(NULL, o));
+	for (k = 0; k < 64; k++) {
+		struct obj *none = NULL;
+
+		if (atomic_compare_exchange_strong(&h->slot[(s0 + k) % 64],
+				&none, o))
+			return true;
+	}
+	expect = me + 2;
+	atomic_compare_exchange_strong(&o->owner, &expect, me + 1);
+	return false;
+}
+
+static void *
+pipeline_worker(void *arg)
+{
+	struct worker *w = arg;
+	struct handoff *h = &handoffs[w->id / 2];
+	struct obj **buf = calloc(max_bulk, sizeof(*buf));
+	unsigned long it;
+	unsigned int i, n, got;
+
+	if (w->id % 2 == 0) {
+		for (it = 0; it < iterations; it++) {
+			n = 1 + rng_next(&w->seed) % max_bulk;
+			if (get_bulk(buf, n, w->id) != 0)
+				continue;
+			for (i = 0, got = 0; i < n; i++)
+				if (!handoff_one(h, buf[i], w->id, &w->seed))
+					buf[got++] = buf[i];
+			if (got > 0)
+				put_bulk(buf, got, w->id);
+		}
+		atomic_fetch_sub(&producers_left, 1);
+	} else {
+		for (;;) {
+			bool last = atomic_load(&producers_left) == 0;
+
+			for (i = 0, got = 0; i < 64; i++) {
+				struct obj *o = atomic_exchange(&h->slot[i],
+						NULL);
+
+				if (o != NULL)
+					buf[got++] = o;
+				if (got == max_bulk) {
+					put_bulk(buf, got, w->id);
+					got = 0;
+				}
+			}
+			if (got > 0)
+				put_bulk(buf, got, w->id);
+			/* One full sweep after the last producer ended. */
+			if (last)
+				break;
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
+static void
+census(void)
+{
+	uint8_t *seen = calloc(nb_objs, 1);
+	struct obj *o;
+	uint32_t i, c, drained = 0;
+
+	c = tm_lifo_count(lifo);
+	if (c != nb_objs)
+		FAIL("count at rest %u, expected %u", c, nb_objs);
+	while (tm_lifo_pop_bulk(lifo, (void **)&o, 1, to_obj, NULL) == 0) {
+		i = to_idx(NULL, o);
+		if (i >= nb_objs) {
+			FAIL("census: object outside the pool");
+			break;
+		}
+		if (seen[i]++)
+			FAIL("census: object %u seen twice", i);
+		if (atomic_load(&o->owner) != OWNER_FREE)
+			FAIL("census: object %u still owned", i);
+		if (++drained > nb_objs) {
+			FAIL("census: more objects than the pool holds");
+			break;
+		}
+	}
+	for (i = 0; i < nb_objs; i++)
+		if (!seen[i])
+			FAIL("census: object %u missing", i);
+	if (tm_lifo_count(lifo) != 0)
+		FAIL("count %u after drain", tm_lifo_count(lifo));
+	free(seen);
+}
+
+int
+main(int argc, char **argv)
+{
+	unsigned int nb_threads = 6, t;
+	uint64_t seed = (uint64_t)time(NULL);
+	const char *scale = getenv("TM_STRESS_SCALE");
+	struct worker *w;
+	struct obj **all;
+	uint32_t i;
+	int opt;
+
+	nb_objs = 1024;
+	while ((opt = getopt(argc, argv, "m:t:n:b:i:s:")) != -1) {
+		switch (opt) {
+		case 'm':
+			if (strcmp(optarg, "mixed") == 0)
+				shape = SHAPE_MIXED;
+			else if (strcmp(optarg, "pipeline") == 0)
+				shape = SHAPE_PIPELINE;
+			else if (strcmp(optarg, "aba") == 0)
+				shape = SHAPE_ABA;
+			else
+				goto usage;
+			break;
+		case 't': nb_threads = strtoul(optarg, NULL, 0); break;
+		case 'n': nb_objs = strtoul(optarg, NULL, 0); break;
+		case 'b': max_bulk = strtoul(optarg, NULL, 0); break;
+		case 'i': iterations = strtoul(optarg, NULL, 0); break;
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		default:
+			goto usage;
+		}
+	}
+	if (nb_threads == 0 || nb_objs == 0 || max_bulk == 0 ||
+			(shape == SHAPE_PIPELINE && nb_threads % 2 != 0))
+		goto usage;
+	if (scale != NULL)
+		iterations *= strtoul(scale, NULL, 0);
+
+	printf("tm-lifo-stress: shape %s threads %u objects %u bulk 1..%u iterations %lu seed %" PRIu64 "\n",
+		shape == SHAPE_MIXED ? "mixed" :
+		shape == SHAPE_PIPELINE ? "pipeline" : "aba",
+		nb_threads, nb_objs, max_bulk, iterations, seed);
+
+	objs = aligned_alloc(64, sizeof(*objs) * nb_objs);
+	lifo = aligned_alloc(64, (tm_lifo_size(nb_objs) + 63) & ~(size_t)63);
+	all = calloc(nb_objs, sizeof(*all));
+	handoffs = calloc(nb_threads, sizeof(*handoffs));
+	w = calloc(nb_threads, sizeof(*w));
+	if (!objs || !lifo || !all || !handoffs || !w) {
+		fprintf(stderr, "out of memory\n");
+		return 2;
+	}
+	memset(objs, 0, sizeof(*objs) * nb_objs);
+	if (tm_lifo_init(lifo, nb_objs) != 0) {
+		fprintf(stderr, "tm_lifo_init(%u) failed\n", nb_objs);
+		return 2;
+	}
+	/* Edge: an empty LIFO refuses, a full one refuses size + 1. */
+	if (tm_lifo_pop_bulk(lifo, (void **)all, 1, to_obj, NULL) != -ENOENT)
+		FAIL("get from empty LIFO succeeded");
+	for (i = 0; i < nb_objs; i++)
+		all[i] = &objs[i];
+	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
+	if (tm_lifo_count(lifo) != nb_objs)
+		FAIL("count %u after filling %u", tm_lifo_count(lifo), nb_objs);
+	if (tm_lifo_pop_bulk(lifo, (void **)all, 0, to_obj, NULL) != 0)
+		FAIL("get of 0 objects failed");
+	{
+		struct obj **more = calloc(nb_objs + 1, sizeof(*more));
+
+		if (tm_lifo_pop_bulk(lifo, (void **)more, nb_objs + 1,
+				to_obj, NULL) != -ENOENT)
+			FAIL("get of size + 1 objects succeeded");
+		if (tm_lifo_count(lifo) != nb_objs)
+			FAIL("failed get changed the count to %u",
+				tm_lifo_count(lifo));
+		free(more);
+	}
+
+	atomic_store(&producers_left, nb_threads / 2);
+	for (t = 0; t < nb_threads; t++) {
+		w[t].id = t;
+		w[t].nb_threads = nb_threads;
+		w[t].seed = seed * 2654435761u + t + 1;
+		if (pthread_create(&w[t].tid, NULL,
+				shape == SHAPE_PIPELINE ? pipeline_worker :
+				mixed_worker, &w[t]) != 0) {
+			fprintf(stderr, "pthread_create failed\n");
+			return 2;
+		}
+	}
+	for (t = 0; t < nb_threads; t++)
+		pthread_join(w[t].tid, NULL);
+
+	if (atomic_load(&total_got) != atomic_load(&total_put))
+		FAIL("conservation: got %" PRIu64 " put %" PRIu64,
+			atomic_load(&total_got), atomic_load(&total_put));
+	census();
+
+	printf("tm-lifo-stress: got %" PRIu64 " put %" PRIu64 " failed gets %" PRIu64 " errors %lu\n",
+		atomic_load(&total_got), atomic_load(&total_put),
+		atomic_load(&total_fail), atomic_load(&errors));
+	free(w);
+	free(handoffs);
+	free(all);
+	free(lifo);
+	free(objs);
+	return atomic_load(&errors) == 0 ? 0 : 1;
+
+usage:
+	fprintf(stderr, "usage: %s [-m mixed|pipeline|aba] [-t threads] [-n objects] [-b max_bulk] [-i iterations] [-s seed]\n",
+		argv[0]);
+	return 2;
+}

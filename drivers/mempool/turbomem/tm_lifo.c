@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+#include "tm_lifo.h"
+
+int
+tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
+{
+	uint32_t i;
+
+	if (!TM_CAS128_SUPPORTED)
+		return -ENOTSUP;
+	if (capacity == 0 || capacity > TM_LIFO_MAX_CAPACITY)
+		return -EINVAL;
+
+	l->capacity = capacity;
+	l->reserved = 0;
+	for (i = 0; i < capacity; i++)
+		atomic_init(&l->next[i], TM_LIFO_NIL);
+	/* Not concurrent with anything: plain initialization. */
+	l->head.top_count = tm_lifo_pack(TM_LIFO_NIL, 0);
+	l->head.tag = 0;
+	return 0;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+
+#include "turbomem_objmap.h"
+
+void
+tm_objmap_init(struct tm_objmap *m, const struct rte_mempool *mp)
+{
+	memset(m, 0, sizeof(*m));
+	m->header_size = mp->header_size;
+	m->total_sz = mp->header_size + mp->elt_size + mp->trailer_size;
+	m->rec_total = rte_reciprocal_value_u64(m->total_sz);
+	m->socket_id = mp->socket_id;
+}
+
+void
+tm_objmap_fini(struct tm_objmap *m)
+{
+	rte_free(m->chunks);
+	rte_free(m->by_va);
+	m->chunks = NULL;
+	m->by_va = NULL;
+	m->nb_chunks = 0;
+	m->cap_chunks = 0;
+}
+
+uint32_t
+tm_objmap_plan(const struct tm_objmap *m, struct tm_chunk *c, char *va,
+		size_t len, size_t pg_sz, uint32_t max_objs)
+{
+	uint64_t total = m->total_sz;
+	uint64_t n, in_first;
+
+	memset(c, 0, sizeof(*c));
+	c->base = (uintptr_t)va;
+	c->end = c->base + len;
+	c->first_idx = m->nb_objs;
+
+	if (pg_sz == 0 || total > pg_sz) {
+		/* Objects may cross pages: one stride. */
+		c->page0 = c->base;
+		c->pg_shift = TM_OBJMAP_NO_PAGE_SHIFT;
+		c->pg_mask = UINT64_MAX;
+		c->k0 = UINT32_MAX;
+		c->per_page = 1;
+		n = len / total;
+	} else {
+		/* No object crosses a page; each page starts afresh. */
+		c->pg_shift = rte_bsf64(pg_sz);
+		c->pg_mask = pg_sz - 1;
+		c->page0 = c->base & ~(uintptr_t)c->pg_mask;
+		c->per_page = pg_sz / total;
+		in_first = (c->page0 + pg_sz - c->base) / total;
+		if (c->base + len <= c->page0 + pg_sz) {
+			n = len / total;
+		} else {
+			uint64_t rest = c->base + len - (c->page0 + pg_sz);
+
+			n = in_first + (rest >> c->pg_shift) * c->per_page +
+				(rest & c->pg_mask) / total;
+		}
+		c->k0 = in_first;
+	}
+	c->rec_per_page = rte_reciprocal_value(c->per_page);
+	if (n > max_objs)
+		n = max_objs;
+	c->nb_objs = n;
+	return n;
+}
+
+int
+tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
+{
+	uint32_t i, pos;
+
+	if (m->nb_chunks == m->cap_chunks) {
+		uint32_t cap = m->cap_chunks ? m->cap_chunks * 2 : 4;
+		struct tm_chunk *chunks;
+		uint32_t *by_va;
+
+		chunks = rte_realloc_socket(m->chunks, cap * sizeof(*chunks),
+				RTE_CACHE_LINE_SIZE, m->socket_id);
+		if (chunks == NULL)
+			return -ENOMEM;
+		m->chunks = chunks;
+		by_va = rte_realloc_socket(m->by_va, cap * sizeof(*by_va),
+				RTE_CACHE_LINE_SIZE, m->socket_id);
+		if (by_va == NULL)
+			return -ENOMEM;
+		m->by_va = by_va;
+		m->cap_chunks = cap;
+	}
+
+	m->chunks[m->nb_chunks] = *c;
+	/* Insertion into the address-sorted permutation. */
+	for (pos = m->nb_chunks; pos > 0; pos--) {
+		if (m->chunks[m->by_va[pos - 1]].base < c->base)
+			break;
+	}
+	for (i = m->nb_chunks; i > pos; i--)
+		m->by_va[i] = m->by_va[i - 1];
+	m->by_va[pos] = m->nb_chunks;
+	m->nb_objs += c->nb_objs;
+	m->nb_chunks++;
+	return 0;
+}
+
+const struct tm_chunk *
+tm_objmap_chunk_of_idx(const struct tm_objmap *m, uint32_t idx)
+{
+	uint32_t lo = 0, hi = m->nb_chunks;
+
+	/* Last chunk whose first index is <= idx. */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (m->chunks[mid].first_idx <= idx)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &m->chunks[lo];
+}
+
+const struct tm_chunk *
+tm_objmap_chunk_of_elt(const struct tm_objmap *m, uintptr_t elt)
+{
+	uint32_t lo = 0, hi = m->nb_chunks;
+
+	/* Last chunk (by address) whose base is <= elt. */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (m->chunks[m->by_va[mid]].base <= elt)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &m->chunks[m->by_va[lo]];
+}
+
+int64_t
+tm_objmap_lookup(const struct tm_objmap *m, const void *obj)
+{
+	uintptr_t elt = (uintptr_t)obj - m->header_size;
+	const struct tm_chunk *c;
+	uint32_t i;
+
+	if (m->nb_chunks == 0 || (uintptr_t)obj < m->header_size)
+		return -1;
+	c = tm_objmap_chunk_of_elt(m, elt);
+	if (elt < c->base || elt >= c->end)
+		return -1;
+	i = tm_chunk_idx(m, c, elt);
+	if (i >= c->nb_objs || tm_chunk_obj(m, c, i) != obj)
+		return -1;
+	return (int64_t)c->first_idx + i;
+}

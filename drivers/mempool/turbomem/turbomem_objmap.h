@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+#ifndef TURBOMEM_OBJMAP_H
+#define TURBOMEM_OBJMAP_H
+
+/**
+ * @file
+ * Object pointer <-> index mapping of a turbomem pool (DPDK glue layer).
+ *
+ * The core links objects by 32-bit index. Objects sit in memory chunks
+ * handed to the populate op. Within a chunk, placement follows the mempool
+ * library's rule (rte_mempool_op_populate_helper without flags): objects at
+ * a fixed stride, except that when objects must not cross page boundaries
+ * (IOVA-contiguous objects, element not larger than the page), each page
+ * holds floor(page / stride) objects from its start, and the first page
+ * holds what fits after the chunk start. Both directions are therefore a
+ * few multiplications (reciprocal division), no table per object.
+ *
+ * Chunks get consecutive index ranges in populate order. With one chunk
+ * (the usual case: one memzone) no lookup is needed; with more, a binary
+ * search finds the chunk.
+ *
+ * Populate must finish before the pool is used concurrently: adding a
+ * chunk may move the chunk table.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mempool.h>
+#include <rte_reciprocal.h>
+
+/** Unconstrained layout: a shift that makes every offset "page 0". */
+#define TM_OBJMAP_NO_PAGE_SHIFT 63
+
+struct tm_chunk {
+	uintptr_t base;		/**< start of the chunk (placement offset 0) */
+	uintptr_t end;		/**< base + len */
+	uintptr_t page0;	/**< start of the page holding base */
+	uint32_t first_idx;	/**< index of the first object */
+	uint32_t nb_objs;	/**< objects in the chunk */
+	uint32_t k0;		/**< objects before the first page boundary */
+	uint32_t per_page;	/**< objects in each further page */
+	uint64_t pg_mask;	/**< page size - 1 */
+	uint32_t pg_shift;	/**< log2(page), TM_OBJMAP_NO_PAGE_SHIFT if none */
+	struct rte_reciprocal rec_per_page;
+};
+
+struct tm_objmap {
+	uint32_t header_size;	/**< bytes from element start to object */
+	uint32_t total_sz;	/**< header + element + trailer */
+	struct rte_reciprocal_u64 rec_total;
+	uint32_t nb_objs;	/**< indices handed out so far */
+	uint32_t nb_chunks;
+	uint32_t cap_chunks;
+	int socket_id;		/**< where the tables are allocated */
+	struct tm_chunk *chunks;	/**< populate order = index order */
+	uint32_t *by_va;		/**< chunk numbers sorted by base */
+};
+
+/** Initialize for a pool's object geometry (no chunk yet). */
+void tm_objmap_init(struct tm_objmap *m, const struct rte_mempool *mp);
+
+/** Free the chunk tables. */
+void tm_objmap_fini(struct tm_objmap *m);
+
+/**
+ * Describe the chunk [va, va + len) that will hold up to max_objs objects,
+ * with page size pg_sz (0: objects may cross pages), as the library's
+ * placement rule lays them out. The chunk is not added yet.
+ *
+ * @return number of objects that fit (0 if none).
+ */
+uint32_t tm_objmap_plan(const struct tm_objmap *m, struct tm_chunk *c,
+		char *va, size_t len, size_t pg_sz, uint32_t max_objs);
+
+/** Add a planned chunk; 0 or -ENOMEM. */
+int tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c);
+
+static inline void *
+tm_chunk_obj(const struct tm_objmap *m, const struct tm_chunk *c, uint32_t i)
+{
+	uintptr_t elt;
+	uint32_t j, p;
+
+	if (i < c->k0) {
+		elt = c->base + (uintptr_t)i * m->total_sz;
+	} else {
+		j = i - c->k0;
+		p = rte_reciprocal_divide(j, c->rec_per_page);
+		elt = c->page0 + ((uintptr_t)(p + 1) << c->pg_shift) +
+			(uintptr_t)(j - p * c->per_page) * m->total_sz;
+	}
+	return (void *)(elt + m->header_size);
+}
+
+static inline uint32_t
+tm_chunk_idx(const struct tm_objmap *m, const struct tm_chunk *c,
+		uintptr_t elt)
+{
+	uint64_t d = elt - c->page0;
+	uint64_t p = d >> c->pg_shift;
+
+	if (p == 0)
+		return (uint32_t)rte_reciprocal_divide_u64(elt - c->base,
+				&m->rec_total);
+	return c->k0 + (uint32_t)(p - 1) * c->per_page +
+		(uint32_t)rte_reciprocal_divide_u64(d & c->pg_mask,
+				&m->rec_total);
+}
+
+const struct tm_chunk *tm_objmap_chunk_of_idx(const struct tm_objmap *m,
+		uint32_t idx);
+const struct tm_chunk *tm_objmap_chunk_of_elt(const struct tm_objmap *m,
+		uintptr_t elt);
+
+/** Index to object pointer; idx must be below m->nb_objs. */
+static inline void *
+tm_objmap_to_obj(const void *ctx, uint32_t idx)
+{
+	const struct tm_objmap *m = ctx;
+	const struct tm_chunk *c = m->chunks;
+
+	if (unlikely(m->nb_chunks != 1))
+		c = tm_objmap_chunk_of_idx(m, idx);
+	return tm_chunk_obj(m, c, idx - c->first_idx);
+}
+
+/** Object pointer to index; obj must come from this pool. */
+static inline uint32_t
+tm_objmap_to_idx(const void *ctx, const void *obj)
+{
+	const struct tm_objmap *m = ctx;
+	uintptr_t elt = (uintptr_t)obj - m->header_size;
+	const struct tm_chunk *c = m->chunks;
+
+	if (unlikely(m->nb_chunks != 1))
+		c = tm_objmap_chunk_of_elt(m, elt);
+	return c->first_idx + tm_chunk_idx(m, c, elt);
+}
+
+/**
+ * Index of obj if it is an object of this pool (inside a chunk, on an
+ * element boundary), else -1. Slow path: debug checks and tests.
+ */
+int64_t tm_objmap_lookup(const struct tm_objmap *m, const void *obj);
+
+#endif /* TURBOMEM_OBJMAP_H */

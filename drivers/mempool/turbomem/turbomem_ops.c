@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+/*
+ * DPDK mempool ops glue: maps the mempool driver contract onto the
+ * lock-free LIFO (tm_lifo.h) and the object index map (turbomem_objmap.h).
+ *
+ * Contract reminders (rte_mempool.h): dequeue is all-or-nothing, enqueue
+ * must not fail, get_count counts only what the driver holds, free runs even
+ * when alloc failed or never ran.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+
+#include "turbomem_private.h"
+
+RTE_LOG_REGISTER(turbomem_logtype, pmd.mempool.turbomem, NOTICE);
+
+/* Objects pushed per CAS while populating (stack buffer). */
+#define TM_POPULATE_BATCH 256
+
+static int
+turbomem_alloc(struct rte_mempool *mp)
+{
+	struct turbomem_pool *tp;
+	size_t hdr, size;
+
+	if (!TM_CAS128_SUPPORTED) {
+		TM_LOG(ERR, "pool %s: this CPU/compiler has no lock-free 16-byte compare-and-swap (x86-64 needs -mcx16, aarch64 needs LSE)",
+			mp->name);
+		return -ENOTSUP;
+	}
+	if (mp->size == 0 || mp->size > TM_LIFO_MAX_CAPACITY) {
+		TM_LOG(ERR, "pool %s: size %u outside [1, %u]",
+			mp->name, mp->size, TM_LIFO_MAX_CAPACITY);
+		return -EINVAL;
+	}
+
+	hdr = RTE_ALIGN_CEIL(sizeof(*tp), RTE_CACHE_LINE_SIZE);
+	size = hdr + tm_lifo_size(mp->size);
+	tp = rte_zmalloc_socket("turbomem_pool", size, RTE_CACHE_LINE_SIZE,
+			mp->socket_id);
+	if (tp == NULL) {
+		TM_LOG(ERR, "pool %s: cannot allocate %zu bytes of metadata on socket %d",
+			mp->name, size, mp->socket_id);
+		return -ENOMEM;
+	}
+	tp->lifo = RTE_PTR_ADD(tp, hdr);
+	tm_objmap_init(&tp->map, mp);
+	tm_lifo_init(tp->lifo, mp->size);
+	mp->pool_data = tp;
+	return 0;
+}
+
+static void
+turbomem_free(struct rte_mempool *mp)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+
+	if (tp == NULL)
+		return;
+	tm_objmap_fini(&tp->map);
+	rte_free(tp);
+	mp->pool_data = NULL;
+}
+
+static int
+turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
+		unsigned int n)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+
+	tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx, &tp->map);
+	return 0;
+}
+
+static int
+turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+
+	return tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
+			&tp->map);
+}
+
+static unsigned int
+turbomem_get_count(const struct rte_mempool *mp)
+{
+	const struct turbomem_pool *tp = mp->pool_data;
+
+	return tm_lifo_count(tp->lifo);
+}
+
+/*
+ * Place objects exactly as rte_mempool_op_populate_helper() would (so the
+ * default calc_mem_size stays right), record the chunk so that indices map
+ * back to these addresses, and push them in batches.
+ */
+static int
+turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
+		rte_iova_t iova, size_t len, rte_mempool_populate_obj_cb_t *obj_cb,
+		void *obj_cb_arg)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+	void *batch[TM_POPULATE_BATCH];
+	struct tm_chunk chunk;
+	uint32_t room, n, i, nb = 0;
+	size_t pg_sz;
+	int ret;
+
+	ret = rte_mempool_get_page_size(mp, &pg_sz);
+	if (ret < 0)
+		return ret;
+
+	room = tp->lifo->capacity - tp->map.nb_objs;
+	n = tm_objmap_plan(&tp->map, &chunk, vaddr, len, pg_sz,
+			RTE_MIN(max_objs, room));
+	if (n == 0)
+		return 0;
+
+	/* The index map must invert the placement; check both ends. */
+	for (i = 0; i < n; i += n - 1) {
+		void *obj = tm_chunk_obj(&tp->map, &chunk, i);
+		uintptr_t elt = (uintptr_t)obj - tp->map.header_size;
+
+		if (tm_chunk_idx(&tp->map, &chunk, elt) != i ||
+				elt + tp->map.total_sz > chunk.end) {
+			TM_LOG(ERR, "pool %s: object %u of chunk %p+%zu does not map back (element size %u, page %zu)",
+				mp->name, i, vaddr, len, tp->map.total_sz,
+				pg_sz);
+			return -EINVAL;
+		}
+		if (n == 1)
+			break;
+	}
+
+	ret = tm_objmap_add(&tp->map, &chunk);
+	if (ret < 0) {
+		TM_LOG(ERR, "pool %s: cannot grow the chunk table beyond %u chunks",
+			mp->name, tp->map.nb_chunks);
+		return ret;
+	}
+
+	for (i = 0; i < n; i++) {
+		void *obj = tm_chunk_obj(&tp->map, &chunk, i);
+		size_t off = RTE_PTR_DIFF(obj, vaddr);
+
+		obj_cb(mp, obj_cb_arg, obj,
+			iova == RTE_BAD_IOVA ? RTE_BAD_IOVA : iova + off);
+		batch[nb++] = obj;
+		if (nb == TM_POPULATE_BATCH || i == n - 1) {
+			tm_lifo_push_bulk(tp->lifo, batch, nb,
+					tm_objmap_to_idx, &tp->map);
+			nb = 0;
+		}
+	}
+	return n;
+}
+
+static struct rte_mempool_ops turbomem_ops = {
+	.name = TURBOMEM_OPS_NAME,
+	.alloc = turbomem_alloc,
+	.free = turbomem_free,
+	.enqueue = turbomem_enqueue,
+	.dequeue = turbomem_dequeue,
+	.get_count = turbomem_get_count,
+	.populate = turbomem_populate,
+};
+
+/*
+ * RTE_MEMPOOL_REGISTER_OPS() ignores the result; the ops table has only
+ * RTE_MEMPOOL_MAX_OPS_IDX slots and a full table must not go unnoticed.
+ */
+RTE_INIT(turbomem_register)
+{
+	int ret = rte_mempool_register_ops(&turbomem_ops);
+
+	if (ret < 0)
+		TM_LOG(ERR, "cannot register mempool ops \"%s\": %s (%u of %d ops table slots used); load fewer mempool drivers (remove unused librte_mempool_*.so from the plugin directory or pass only the -d plugins you need) or build DPDK with fewer mempool drivers",
+			TURBOMEM_OPS_NAME, strerror(-ret),
+			rte_mempool_ops_table.num_ops,
+			RTE_MEMPOOL_MAX_OPS_IDX);
+}
