@@ -82,10 +82,14 @@ struct handoff {
 };
 static struct handoff *handoffs;
 
+/* Report, and stop after enough evidence (a broken LIFO floods). */
 #define FAIL(...) do { \
 	fprintf(stderr, "FAIL: " __VA_ARGS__); \
 	fputc('\n', stderr); \
-	atomic_fetch_add(&errors, 1); \
+	if (atomic_fetch_add(&errors, 1) >= 20) { \
+		fprintf(stderr, "tm-lifo-stress: too many errors, stopping\n"); \
+		_exit(1); \
+	} \
 } while (0)
 
 static void *
@@ -111,16 +115,31 @@ rng_next(uint64_t *s)
 	return (uint32_t)(*s >> 11);
 }
 
+/*
+ * Relaxed: the ledger must not synchronize threads itself, or it would
+ * hide a missing release/acquire in the LIFO from ThreadSanitizer.
+ */
+static bool
+ledger_swap(_Atomic uint32_t *owner, uint32_t *expect, uint32_t desired)
+{
+	return atomic_compare_exchange_strong_explicit(owner, expect, desired,
+			memory_order_relaxed, memory_order_relaxed);
+}
+
 static int
 get_bulk(struct obj **out, unsigned int n, uint32_t me)
 {
 	unsigned int i;
 	uint32_t c;
+	int ret;
 
 	c = tm_lifo_count(lifo);
 	if (c > nb_objs)
 		FAIL("count %u above capacity %u", c, nb_objs);
-	if (tm_lifo_pop_bulk(lifo, (void **)out, n, to_obj, NULL) != 0) {
+	ret = tm_lifo_pop_bulk(lifo, (void **)out, n, to_obj, NULL);
+	if (ret != 0) {
+		if (ret != -ENOENT)
+			FAIL("get of %u returned %d", n, ret);
 		atomic_fetch_add_explicit(&total_fail, 1,
 				memory_order_relaxed);
 		return -1;
@@ -132,8 +151,7 @@ get_bulk(struct obj **out, unsigned int n, uint32_t me)
 			FAIL("get returned %p outside the pool", (void *)out[i]);
 			return -1;
 		}
-		if (!atomic_compare_exchange_strong(&out[i]->owner, &expect,
-				me + 1))
+		if (!ledger_swap(&out[i]->owner, &expect, me + 1))
 			FAIL("object %u handed to thread %u while owned by %u",
 				to_idx(NULL, out[i]), me, expect);
 		/* Read the previous owner's plain write, then ours. */
@@ -154,8 +172,7 @@ put_bulk(struct obj **in, unsigned int n, uint32_t me)
 		uint32_t expect = me + 1;
 
 		in[i]->payload = 0;
-		if (!atomic_compare_exchange_strong(&in[i]->owner, &expect,
-				OWNER_FREE))
+		if (!ledger_swap(&in[i]->owner, &expect, OWNER_FREE))
 			FAIL("thread %u puts object %u owned by %u", me,
 				to_idx(NULL, in[i]), expect);
 	}

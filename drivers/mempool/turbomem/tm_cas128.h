@@ -28,12 +28,11 @@ typedef unsigned __int128 tm_u128_t;
 /* Orderings of the two commits, overridable by mutation builds only. */
 #ifdef TM_MUTANT_RELAXED
 #define TM_MO_PUSH_SUCCESS __ATOMIC_RELAXED
-#define TM_MO_POP_SUCCESS __ATOMIC_RELAXED
 #define TM_CAS128_USE_ATOMIC 1
 #else
 #define TM_MO_PUSH_SUCCESS __ATOMIC_RELEASE
-#define TM_MO_POP_SUCCESS __ATOMIC_ACQ_REL
 #endif
+#define TM_MO_POP_SUCCESS __ATOMIC_ACQ_REL
 
 #if defined(__SANITIZE_THREAD__) || defined(TM_MUTANT_NO_TAG) || \
 	defined(TM_MUTANT_NO_RESERVE)

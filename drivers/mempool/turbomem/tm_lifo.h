@@ -238,8 +238,10 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 /**
  * Pop exactly n objects into objs, committed with one CAS, or none.
  *
- * @return 0 with objs[0..n-1] filled, or -ENOENT (fewer than n objects;
- *   nothing taken, objs contents undefined).
+ * @return 0 with objs[0..n-1] filled, -ENOENT (fewer than n objects;
+ *   nothing taken, objs contents undefined), or -EFAULT (the list is
+ *   shorter than its count: corrupted by a contract violation such as a
+ *   double put; nothing taken).
  */
 static inline __attribute__((always_inline)) int
 tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
@@ -266,7 +268,17 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 			idx = tm_lifo_next(l, idx);
 		}
 		if (i < n) {
-			old = tm_lifo_load_head(l);
+			union tm_lifo_head cur = tm_lifo_load_head(l);
+
+			/*
+			 * A chain shorter than its count under an unchanged
+			 * head is not a stale read: the list is corrupt
+			 * (e.g. an object put twice). Fail rather than spin.
+			 */
+			if (cur.top_count == old.top_count &&
+					cur.tag == old.tag)
+				return -EFAULT;
+			old = cur;
 			continue;
 		}
 
