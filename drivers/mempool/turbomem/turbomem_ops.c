@@ -12,10 +12,12 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
@@ -25,6 +27,22 @@ RTE_LOG_REGISTER(turbomem_logtype, pmd.mempool.turbomem, NOTICE);
 
 /* Objects pushed per CAS while populating (stack buffer). */
 #define TM_POPULATE_BATCH 256
+
+/* An existing NUMA socket, an external heap's socket, or SOCKET_ID_ANY. */
+static bool
+turbomem_socket_valid(int socket_id)
+{
+	unsigned int i;
+
+	if (socket_id == SOCKET_ID_ANY)
+		return true;
+	if (rte_malloc_heap_socket_is_external(socket_id) == 1)
+		return true;
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_socket_id_by_idx(i) == socket_id)
+			return true;
+	return false;
+}
 
 static int
 turbomem_alloc(struct rte_mempool *mp)
@@ -40,6 +58,13 @@ turbomem_alloc(struct rte_mempool *mp)
 	if (mp->size == 0 || mp->size > TM_LIFO_MAX_CAPACITY) {
 		TM_LOG(ERR, "pool %s: size %u outside [1, %u]",
 			mp->name, mp->size, TM_LIFO_MAX_CAPACITY);
+		return -EINVAL;
+	}
+
+	/* No silent fallback to another socket when one was asked for. */
+	if (!turbomem_socket_valid(mp->socket_id)) {
+		TM_LOG(ERR, "pool %s: socket %d does not exist (%u sockets, or SOCKET_ID_ANY)",
+			mp->name, mp->socket_id, rte_socket_count());
 		return -EINVAL;
 	}
 

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+#ifndef TM_TEST_H
+#define TM_TEST_H
+
+/*
+ * Autotest-style commands of dpdk-test-turbomem: each command is a
+ * function returning TEST_SUCCESS, TEST_FAILED or TEST_SKIPPED, registered
+ * by name, run as "dpdk-test-turbomem <EAL args> -- <command>..." or with
+ * DPDK_TEST=<command> like DPDK's dpdk-test.
+ */
+
+#include <stdio.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mempool.h>
+
+#define TEST_SUCCESS 0
+#define TEST_FAILED -1
+#define TEST_SKIPPED 77
+
+typedef int (tm_test_fn)(void);
+
+struct tm_test {
+	const char *name;
+	tm_test_fn *fn;
+	struct tm_test *next;
+};
+
+void tm_test_register(struct tm_test *t);
+
+#define TM_TEST_REGISTER(cmd, func) \
+	static struct tm_test tm_test_ ## cmd = { #cmd, func, NULL }; \
+	RTE_INIT(tm_test_init_ ## cmd) \
+	{ \
+		tm_test_register(&tm_test_ ## cmd); \
+	}
+
+#define TEST_ASSERT(cond, fmt, ...) do { \
+	if (!(cond)) { \
+		printf("%s:%d: assertion \"%s\" failed: " fmt "\n", \
+			__func__, __LINE__, #cond, ## __VA_ARGS__); \
+		return TEST_FAILED; \
+	} \
+} while (0)
+
+/* Like TEST_ASSERT, for tests that must release resources: ret, goto. */
+#define TEST_CHECK(cond, fmt, ...) do { \
+	if (!(cond)) { \
+		printf("%s:%d: check \"%s\" failed: " fmt "\n", \
+			__func__, __LINE__, #cond, ## __VA_ARGS__); \
+		ret = TEST_FAILED; \
+		goto out; \
+	} \
+} while (0)
+
+/** Name of the driver under test. */
+#define TM_OPS "turbomem"
+
+/**
+ * Empty pool on the given ops, populated by rte_mempool_populate_default
+ * unless populate is false. NULL (reason printed) on failure.
+ */
+struct rte_mempool *tm_test_pool(const char *name, unsigned int n,
+		unsigned int elt_size, unsigned int cache, const char *ops,
+		int socket, bool populate);
+
+/** Scale factor for iteration counts (TM_TEST_SCALE, default 1). */
+unsigned int tm_test_scale(void);
+
+#endif /* TM_TEST_H */

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "test.h"
+
+static struct tm_test *tests;
+
+void
+tm_test_register(struct tm_test *t)
+{
+	t->next = tests;
+	tests = t;
+}
+
+unsigned int
+tm_test_scale(void)
+{
+	const char *s = getenv("TM_TEST_SCALE");
+	unsigned long v = s != NULL ? strtoul(s, NULL, 0) : 1;
+
+	return v == 0 ? 1 : (unsigned int)v;
+}
+
+struct rte_mempool *
+tm_test_pool(const char *name, unsigned int n, unsigned int elt_size,
+		unsigned int cache, const char *ops, int socket, bool populate)
+{
+	struct rte_mempool *mp;
+	int ret;
+
+	mp = rte_mempool_create_empty(name, n, elt_size, cache, 0, socket, 0);
+	if (mp == NULL) {
+		printf("create_empty(%s, %u) failed: %s\n", name, n,
+			rte_strerror(rte_errno));
+		return NULL;
+	}
+	ret = rte_mempool_set_ops_byname(mp, ops, NULL);
+	if (ret != 0) {
+		printf("set_ops_byname(%s) failed: %s\n", ops, strerror(-ret));
+		rte_mempool_free(mp);
+		return NULL;
+	}
+	if (populate) {
+		ret = rte_mempool_populate_default(mp);
+		if (ret < 0 || (unsigned int)ret != n) {
+			printf("populate_default(%s) gave %d of %u\n", name,
+				ret, n);
+			rte_mempool_free(mp);
+			return NULL;
+		}
+	}
+	return mp;
+}
+
+static int
+run_one(const char *name)
+{
+	struct tm_test *t;
+	int ret;
+
+	for (t = tests; t != NULL; t = t->next) {
+		if (strcmp(t->name, name) != 0)
+			continue;
+		printf("RTE>>%s\n", name);
+		fflush(stdout);
+		ret = t->fn();
+		if (ret == TEST_SUCCESS)
+			printf("Test OK\n");
+		else if (ret == TEST_SKIPPED)
+			printf("Test Skipped\n");
+		else
+			printf("Test Failed\n");
+		fflush(stdout);
+		return ret;
+	}
+	printf("unknown command \"%s\"; \"list\" prints the commands\n", name);
+	return TEST_FAILED;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *env = getenv("DPDK_TEST");
+	int ret, i, failed = 0, skipped = 0, ran = 0;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+
+	if (argc > 1 && strcmp(argv[1], "list") == 0) {
+		struct tm_test *t;
+
+		for (t = tests; t != NULL; t = t->next)
+			printf("%s\n", t->name);
+		rte_eal_cleanup();
+		return 0;
+	}
+
+	for (i = 1; i < argc; i++) {
+		ret = run_one(argv[i]);
+		ran++;
+		failed += ret != TEST_SUCCESS && ret != TEST_SKIPPED;
+		skipped += ret == TEST_SKIPPED;
+	}
+	if (ran == 0 && env != NULL && env[0] != '\0') {
+		ret = run_one(env);
+		ran++;
+		failed += ret != TEST_SUCCESS && ret != TEST_SKIPPED;
+		skipped += ret == TEST_SKIPPED;
+	}
+	if (ran == 0)
+		printf("no command given: pass names after \"--\" or DPDK_TEST\n");
+
+	rte_eal_cleanup();
+	if (ran == 0 || failed > 0)
+		return 1;
+	/* Meson's "skipped" exit code, when everything asked was skipped. */
+	return skipped == ran ? 77 : 0;
+}

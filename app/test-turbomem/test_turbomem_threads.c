@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+/*
+ * Multi-thread tests of a turbomem pool through the mempool API.
+ *
+ * | command                     | threads                     | cache      |
+ * |-----------------------------|-----------------------------|------------|
+ * | turbomem_nonEAL_autotest    | 4 unregistered pthreads     | 32 (unused |
+ * |                             | (LCORE_ID_ANY) + 2          | by the     |
+ * |                             | rte_thread_register()ed     | unregist.) |
+ * | turbomem_stress_autotest    | every lcore (oversubscribe  | 0          |
+ * |                             | with --lcores), random bulk |            |
+ * |                             | 1..64, demand above size    |            |
+ *
+ * Oracles (see reliability notes): an ownership ledger in each object
+ * (atomic owner swapped FREE -> me on get, me -> FREE before put), exact
+ * bulk results, 0 <= count <= size whenever sampled, conservation
+ * (got == put at the end) and a final census (every object exactly once).
+ * Iterations scale with TM_TEST_SCALE; the seed is printed for replay
+ * (TM_TEST_SEED sets it).
+ */
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+
+#include "test.h"
+
+#define OWNER_FREE 0u
+
+struct tobj {
+	_Atomic uint32_t owner;
+	uint32_t serial;
+	uint64_t payload;
+};
+
+struct stress {
+	struct rte_mempool *mp;
+	unsigned int max_bulk;
+	unsigned long iterations;
+	uint64_t seed;
+	_Atomic unsigned long errors;
+	_Atomic uint64_t got, put, failed;
+	_Atomic uint32_t next_id;
+	bool register_thread;
+};
+
+static void
+init_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
+{
+	struct tobj *o = obj;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(arg);
+	atomic_init(&o->owner, OWNER_FREE);
+	o->serial = i;
+	o->payload = 0;
+}
+
+static uint64_t
+rng(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+#define STRESS_FAIL(st, ...) do { \
+	if (atomic_fetch_add(&(st)->errors, 1) < 10) \
+		printf("FAIL: " __VA_ARGS__); \
+} while (0)
+
+static void
+stress_loop(struct stress *st, uint32_t me)
+{
+	struct rte_mempool *mp = st->mp;
+	unsigned int cap = 2 * st->max_bulk, held = 0, n, i;
+	uint64_t seed = st->seed + me * 0x9e3779b97f4a7c15ull;
+	struct tobj **tab = calloc(cap, sizeof(*tab));
+	unsigned long it;
+
+	if (tab == NULL) {
+		STRESS_FAIL(st, "no memory\n");
+		return;
+	}
+	for (it = 0; it < st->iterations; it++) {
+		unsigned int c = rte_mempool_avail_count(mp);
+
+		if (c > mp->size)
+			STRESS_FAIL(st, "count %u above size %u\n", c,
+				mp->size);
+		n = 1 + rng(&seed) % st->max_bulk;
+		if (held + n <= cap && (rng(&seed) & 1)) {
+			if (rte_mempool_get_bulk(mp, (void **)tab + held,
+					n) != 0) {
+				atomic_fetch_add_explicit(&st->failed, 1,
+					memory_order_relaxed);
+				continue;
+			}
+			for (i = held; i < held + n; i++) {
+				uint32_t free_owner = OWNER_FREE;
+
+				if (!atomic_compare_exchange_strong(
+						&tab[i]->owner, &free_owner,
+						me))
+					STRESS_FAIL(st, "object %u given to %u while owned by %u\n",
+						tab[i]->serial, me,
+						free_owner);
+				tab[i]->payload++;
+			}
+			held += n;
+			atomic_fetch_add_explicit(&st->got, n,
+				memory_order_relaxed);
+		} else if (held > 0) {
+			n = 1 + rng(&seed) % held;
+			held -= n;
+			for (i = held; i < held + n; i++) {
+				uint32_t mine = me;
+
+				if (!atomic_compare_exchange_strong(
+						&tab[i]->owner, &mine,
+						OWNER_FREE))
+					STRESS_FAIL(st, "object %u put by %u but owned by %u\n",
+						tab[i]->serial, me, mine);
+			}
+			rte_mempool_put_bulk(mp, (void **)tab + held, n);
+			atomic_fetch_add_explicit(&st->put, n,
+				memory_order_relaxed);
+		}
+	}
+	for (i = 0; i < held; i++) {
+		uint32_t mine = me;
+
+		if (!atomic_compare_exchange_strong(&tab[i]->owner, &mine,
+				OWNER_FREE))
+			STRESS_FAIL(st, "object %u owned by %u at the end\n",
+				tab[i]->serial, mine);
+	}
+	rte_mempool_put_bulk(mp, (void **)tab, held);
+	atomic_fetch_add_explicit(&st->put, held, memory_order_relaxed);
+	free(tab);
+}
+
+/* Everything back, every object once, count exact. */
+static int
+stress_census(struct stress *st)
+{
+	struct rte_mempool *mp = st->mp;
+	uint8_t *seen = calloc(mp->size, 1);
+	struct tobj *o;
+	unsigned int drained = 0, i;
+	void **all = calloc(mp->size, sizeof(void *));
+	int ret = TEST_SUCCESS;
+
+	TEST_CHECK(seen != NULL && all != NULL, "no memory");
+	TEST_CHECK(atomic_load(&st->errors) == 0, "%lu ledger errors",
+		atomic_load(&st->errors));
+	TEST_CHECK(atomic_load(&st->got) == atomic_load(&st->put),
+		"conservation: got %" PRIu64 " put %" PRIu64,
+		atomic_load(&st->got), atomic_load(&st->put));
+	TEST_CHECK(rte_mempool_avail_count(mp) == mp->size,
+		"avail %u of %u at rest", rte_mempool_avail_count(mp),
+		mp->size);
+	/* At rest: return what per-lcore caches hold, then drain the driver. */
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		rte_mempool_cache_flush(rte_mempool_default_cache(mp, i), mp);
+	while (rte_mempool_ops_dequeue_bulk(mp, (void **)&o, 1) == 0) {
+		TEST_CHECK(o->serial < mp->size && !seen[o->serial]++,
+			"census: object %u twice or foreign", o->serial);
+		TEST_CHECK(atomic_load(&o->owner) == OWNER_FREE,
+			"census: object %u owned by %u", o->serial,
+			atomic_load(&o->owner));
+		all[drained++] = o;
+	}
+	TEST_CHECK(drained == mp->size, "census: drained %u of %u", drained,
+		mp->size);
+	for (i = 0; i < drained; i++)
+		rte_mempool_ops_enqueue_bulk(mp, &all[i], 1);
+	printf("census: %u objects, each once; got %" PRIu64 " put %" PRIu64 " failed gets %" PRIu64 "\n",
+		drained, atomic_load(&st->got), atomic_load(&st->put),
+		atomic_load(&st->failed));
+out:
+	free(seen);
+	free(all);
+	return ret;
+}
+
+static uint64_t
+test_seed(void)
+{
+	const char *s = getenv("TM_TEST_SEED");
+	uint64_t seed = s != NULL ? strtoull(s, NULL, 0) :
+		(uint64_t)time(NULL) ^ rte_rdtsc();
+
+	printf("seed %" PRIu64 " (TM_TEST_SEED to replay)\n", seed);
+	return seed | 1;
+}
+
+static void *
+pthread_worker(void *arg)
+{
+	struct stress *st = arg;
+	uint32_t me = atomic_fetch_add(&st->next_id, 1) + 1;
+	bool reg = st->register_thread && (me % 3) == 0;
+
+	if (reg && rte_thread_register() != 0) {
+		STRESS_FAIL(st, "rte_thread_register failed\n");
+		return NULL;
+	}
+	stress_loop(st, me);
+	if (reg)
+		rte_thread_unregister();
+	return NULL;
+}
+
+static int
+test_non_eal(void)
+{
+	struct stress st = { 0 };
+	pthread_t tid[6];
+	unsigned int i;
+	int ret;
+
+	st.mp = tm_test_pool("tm_noneal", 512, sizeof(struct tobj), 32,
+			TM_OPS, SOCKET_ID_ANY, false);
+	TEST_ASSERT(st.mp != NULL, "pool creation failed");
+	if (rte_mempool_populate_default(st.mp) != 512) {
+		rte_mempool_free(st.mp);
+		TEST_ASSERT(0, "populate failed");
+	}
+	rte_mempool_obj_iter(st.mp, init_obj, NULL);
+	st.max_bulk = 32;
+	st.iterations = 20000ul * tm_test_scale();
+	st.seed = test_seed();
+	st.register_thread = true;
+	for (i = 0; i < RTE_DIM(tid); i++)
+		TEST_ASSERT(pthread_create(&tid[i], NULL, pthread_worker,
+			&st) == 0, "pthread_create");
+	for (i = 0; i < RTE_DIM(tid); i++)
+		pthread_join(tid[i], NULL);
+	ret = stress_census(&st);
+	rte_mempool_free(st.mp);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_nonEAL_autotest, test_non_eal);
+
+static int
+lcore_worker(void *arg)
+{
+	struct stress *st = arg;
+
+	stress_loop(st, rte_lcore_id() + 1);
+	return 0;
+}
+
+static int
+test_stress(void)
+{
+	struct stress st = { 0 };
+	int ret;
+
+	/* 256 objects, up to 64 per bulk and 128 held per lcore: exhaustion. */
+	st.mp = tm_test_pool("tm_stress", 256, sizeof(struct tobj), 0,
+			TM_OPS, SOCKET_ID_ANY, true);
+	TEST_ASSERT(st.mp != NULL, "pool creation failed");
+	rte_mempool_obj_iter(st.mp, init_obj, NULL);
+	st.max_bulk = 64;
+	st.iterations = 50000ul * tm_test_scale();
+	st.seed = test_seed();
+	printf("stress: %u lcores, bulk 1..%u, %lu iterations each\n",
+		rte_lcore_count(), st.max_bulk, st.iterations);
+	rte_eal_mp_remote_launch(lcore_worker, &st, CALL_MAIN);
+	rte_eal_mp_wait_lcore();
+	ret = stress_census(&st);
+	rte_mempool_free(st.mp);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_stress_autotest, test_stress);
