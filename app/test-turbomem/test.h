@@ -68,6 +68,10 @@ struct rte_mempool *tm_test_pool(const char *name, unsigned int n,
 		unsigned int elt_size, unsigned int cache, const char *ops,
 		int socket, bool populate);
 
+/** Arguments after the command name (options of the perf commands). */
+extern int tm_test_argc;
+extern char **tm_test_argv;
+
 /** Scale factor for iteration counts (TM_TEST_SCALE, default 1). */
 unsigned int tm_test_scale(void);
 

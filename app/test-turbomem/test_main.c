@@ -14,6 +14,8 @@
 #include "test.h"
 
 static struct tm_test *tests;
+int tm_test_argc;
+char **tm_test_argv;
 
 void
 tm_test_register(struct tm_test *t)
@@ -110,6 +112,12 @@ main(int argc, char **argv)
 		return 0;
 	}
 
+	/* "-- name --opt ...": options after a single command belong to it. */
+	if (argc > 2 && argv[2][0] == '-') {
+		tm_test_argc = argc - 2;
+		tm_test_argv = argv + 2;
+		argc = 2;
+	}
 	for (i = 1; i < argc; i++) {
 		ret = run_one(argv[i]);
 		ran++;

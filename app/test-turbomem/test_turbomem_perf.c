@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+/*
+ * turbomem_perf: get/put throughput of mempool handlers side by side,
+ * modelled on DPDK's mempool_perf_autotest.
+ *
+ * Every worker lcore (the main lcore only times the run) repeats: get
+ * "keep" objects in bulks of "bulk", then put them back in bulks of "bulk".
+ * Figures are objects got per second summed over workers. Handlers are
+ * interleaved round by round on the same lcores and the median round is
+ * reported with its ratio to the first handler.
+ *
+ * Options (after "-- turbomem_perf"):
+ *   --handlers a,b,...  (default ring_mp_mc,ring_mt_rts,ring_mt_hts,stack,
+ *                        lf_stack,turbomem)
+ *   --bulk N (16)  --keep N (32)  --cache N (0)  --seconds S (1)
+ *   --rounds N (3)
+ * Run the layouts with EAL --lcores, e.g. 1 lcore: '0@0,1@1';
+ * 2 pinned: '0@0,1@0,2@1'; 6 floating on 2 CPUs: '0@0,(1-6)@(0,1)'.
+ * No timing assertions: this command measures, it does not judge.
+ */
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+
+#include "test.h"
+
+#define PERF_MAX_HANDLERS 16
+#define PERF_MAX_ROUNDS 15
+
+struct perf_cfg {
+	unsigned int bulk, keep, cache, rounds;
+	double seconds;
+	char *handlers[PERF_MAX_HANDLERS];
+	unsigned int nb_handlers;
+};
+
+struct perf_run {
+	struct rte_mempool *mp;
+	const struct perf_cfg *cfg;
+	uint64_t deadline;
+	_Atomic uint64_t objs;
+	_Atomic unsigned int errors;
+};
+
+static int
+perf_worker(void *arg)
+{
+	struct perf_run *r = arg;
+	unsigned int bulk = r->cfg->bulk, keep = r->cfg->keep, i;
+	void *tab[512];
+	uint64_t n = 0;
+
+	while (rte_rdtsc() < r->deadline) {
+		for (i = 0; i < keep; i += bulk)
+			if (rte_mempool_generic_get(r->mp, &tab[i], bulk,
+				rte_mempool_default_cache(r->mp,
+					rte_lcore_id())) < 0)
+				break;
+		/* A failed get (pool too small) ends the round's count. */
+		if (i < keep)
+			atomic_fetch_add(&r->errors, 1);
+		n += i;
+		while (i > 0) {
+			i -= bulk;
+			rte_mempool_generic_put(r->mp, &tab[i], bulk,
+				rte_mempool_default_cache(r->mp,
+					rte_lcore_id()));
+		}
+	}
+	atomic_fetch_add(&r->objs, n);
+	return 0;
+}
+
+static int
+perf_parse(struct perf_cfg *c)
+{
+	static char defaults[] =
+		"ring_mp_mc,ring_mt_rts,ring_mt_hts,stack,lf_stack,turbomem";
+	char *list = defaults, *tok, *save = NULL;
+	int i;
+
+	c->bulk = 16;
+	c->keep = 32;
+	c->cache = 0;
+	c->rounds = 3;
+	c->seconds = 1.0;
+	for (i = 0; i + 1 < tm_test_argc; i += 2) {
+		const char *k = tm_test_argv[i], *v = tm_test_argv[i + 1];
+
+		if (strcmp(k, "--handlers") == 0)
+			list = tm_test_argv[i + 1];
+		else if (strcmp(k, "--bulk") == 0)
+			c->bulk = atoi(v);
+		else if (strcmp(k, "--keep") == 0)
+			c->keep = atoi(v);
+		else if (strcmp(k, "--cache") == 0)
+			c->cache = atoi(v);
+		else if (strcmp(k, "--seconds") == 0)
+			c->seconds = atof(v);
+		else if (strcmp(k, "--rounds") == 0)
+			c->rounds = atoi(v);
+		else {
+			printf("unknown option %s\n", k);
+			return -1;
+		}
+	}
+	if (c->bulk == 0 || c->keep == 0 || c->keep > 512 ||
+			c->keep % c->bulk != 0 || c->rounds == 0 ||
+			c->rounds > PERF_MAX_ROUNDS || c->seconds <= 0) {
+		printf("bad options: bulk %u keep %u (<= 512, multiple of bulk) rounds %u (1..%d) seconds %g\n",
+			c->bulk, c->keep, c->rounds, PERF_MAX_ROUNDS,
+			c->seconds);
+		return -1;
+	}
+	for (tok = strtok_r(list, ",", &save); tok != NULL &&
+			c->nb_handlers < PERF_MAX_HANDLERS;
+			tok = strtok_r(NULL, ",", &save))
+		c->handlers[c->nb_handlers++] = tok;
+	return c->nb_handlers > 0 ? 0 : -1;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+test_perf(void)
+{
+	double rate[PERF_MAX_HANDLERS][PERF_MAX_ROUNDS], med[PERF_MAX_HANDLERS];
+	unsigned int workers = rte_lcore_count() - 1, h, round, size;
+	struct perf_cfg cfg = { 0 };
+	struct perf_run r;
+
+	if (perf_parse(&cfg) < 0)
+		return TEST_FAILED;
+	if (workers == 0) {
+		printf("turbomem_perf needs at least one worker lcore\n");
+		return TEST_FAILED;
+	}
+	size = rte_lcore_count() * (cfg.keep + 2 * RTE_MEMPOOL_CACHE_MAX_SIZE);
+	printf("turbomem_perf: %u worker lcores, bulk %u, keep %u, cache %u, %g s x %u rounds, pool %u x 2048 B\n",
+		workers, cfg.bulk, cfg.keep, cfg.cache, cfg.seconds,
+		cfg.rounds, size);
+
+	for (round = 0; round < cfg.rounds; round++) {
+		for (h = 0; h < cfg.nb_handlers; h++) {
+			memset(&r, 0, sizeof(r));
+			r.cfg = &cfg;
+			r.mp = tm_test_pool("tm_perf", size, 2048, cfg.cache,
+					cfg.handlers[h], SOCKET_ID_ANY, true);
+			if (r.mp == NULL) {
+				rate[h][round] = 0;
+				continue;
+			}
+			r.deadline = rte_rdtsc() +
+				(uint64_t)(cfg.seconds * rte_get_tsc_hz());
+			rte_eal_mp_remote_launch(perf_worker, &r, SKIP_MAIN);
+			/* Sleep, do not spin: the main lcore may share a CPU. */
+			usleep((useconds_t)(cfg.seconds * 1e6));
+			rte_eal_mp_wait_lcore();
+			rate[h][round] = atomic_load(&r.objs) / cfg.seconds;
+			if (atomic_load(&r.errors) != 0)
+				printf("%s: %u failed gets (pool too small?)\n",
+					cfg.handlers[h],
+					atomic_load(&r.errors));
+			rte_mempool_free(r.mp);
+		}
+	}
+
+	printf("%-14s %14s %8s   rounds (Mobj/s)\n", "handler", "median Mobj/s",
+		"ratio");
+	for (h = 0; h < cfg.nb_handlers; h++) {
+		double sorted[PERF_MAX_ROUNDS];
+
+		memcpy(sorted, rate[h], sizeof(double) * cfg.rounds);
+		qsort(sorted, cfg.rounds, sizeof(double), cmp_double);
+		med[h] = sorted[cfg.rounds / 2];
+	}
+	for (h = 0; h < cfg.nb_handlers; h++) {
+		printf("%-14s %14.1f %8.2f  ", cfg.handlers[h], med[h] / 1e6,
+			med[0] > 0 ? med[h] / med[0] : 0);
+		for (round = 0; round < cfg.rounds; round++)
+			printf(" %.1f", rate[h][round] / 1e6);
+		printf("\n");
+	}
+	return TEST_SUCCESS;
+}
+TM_TEST_REGISTER(turbomem_perf, test_perf);
