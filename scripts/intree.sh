@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The turbomem authors
+#
+# Build turbomem inside a DPDK source tree, as a DPDK driver: take Debian's
+# source of the installed DPDK, copy drivers/mempool/turbomem into it, add it
+# to drivers/mempool/meson.build, build a minimal DPDK (mempool ring, stack,
+# turbomem, net/null, app test-pmd) and run that tree's own testpmd on
+# turbomem with no -d, checking that packets are forwarded.
+#
+# Usage: scripts/intree.sh [workdir]   (default: build-intree)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-$top/build-intree}
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+
+log() { printf 'intree: %s\n' "$*"; }
+
+# deb-src entries derived from the machine's own Debian sources.
+add_deb_src() {
+	local f out
+	if grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ ||
+		grep -qs '^deb-src ' /etc/apt/sources.list; then
+		return
+	fi
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		grep -q 'debian' "$f" || continue
+		out=/etc/apt/sources.list.d/turbomem-src-$(basename "$f")
+		sed 's/^Types: deb$/Types: deb-src/' "$f" | $sudo tee "$out" >/dev/null
+	done
+	if grep -qs '^deb ' /etc/apt/sources.list; then
+		sed -n 's/^deb /deb-src /p' /etc/apt/sources.list |
+			$sudo tee /etc/apt/sources.list.d/turbomem-src.list >/dev/null
+	fi
+	$sudo apt-get update -qq
+}
+
+ver=$(dpkg-query -W -f='${Version}' libdpdk-dev)
+upstream=${ver%%-*}
+mkdir -p "$work"
+cd "$work"
+if [ ! -d "dpdk-$upstream" ]; then
+	add_deb_src
+	log "fetching Debian's dpdk source $ver"
+	apt-get source -qq "dpdk=$ver" >/dev/null 2>&1 || {
+		log "apt-get source dpdk=$ver failed"; exit 1; }
+fi
+src=$work/dpdk-$upstream
+
+rm -rf "$src/drivers/mempool/turbomem"
+cp -a "$top/drivers/mempool/turbomem" "$src/drivers/mempool/"
+if ! grep -q "'turbomem'" "$src/drivers/mempool/meson.build"; then
+	sed -i "/^drivers = \[/a\        'turbomem'," "$src/drivers/mempool/meson.build"
+fi
+
+# pmdinfogen needs pyelftools in the python that runs meson: Debian's.
+rm -rf "$work/b"
+log "configuring a minimal DPDK $upstream with turbomem"
+/usr/bin/python3 /usr/bin/meson setup "$work/b" "$src" \
+	-Denable_drivers=mempool/ring,mempool/stack,mempool/turbomem,net/null \
+	-Denable_apps=test-pmd -Dtests=false -Ddisable_libs='*' \
+	> "$work/setup.log" 2>&1 || { tail -20 "$work/setup.log"; exit 1; }
+grep -q 'turbomem' "$work/setup.log" || { log "turbomem not enabled"; exit 1; }
+log "building"
+ninja -C "$work/b" > "$work/build.log" 2>&1 || { grep -E 'error|warning' "$work/build.log" | head -20; exit 1; }
+if grep -q 'turbomem.*warning' "$work/build.log"; then
+	grep 'warning' "$work/build.log"; exit 1
+fi
+
+log "running the tree's testpmd on turbomem (no -d)"
+out=$work/testpmd.log
+timeout -s INT 8 "$work/b/app/dpdk-testpmd" --no-huge -m 1024 --no-pci \
+	--vdev net_null0 --vdev net_null1 -l 0-1 --file-prefix=tm-intree \
+	--mbuf-pool-ops-name=turbomem -- --forward-mode=io --auto-start \
+	--stats-period 2 --mbcache=0 < /dev/null > "$out" 2>&1 || true
+grep -q 'preferred mempool ops selected: turbomem' "$out" || {
+	cat "$out"; log "FAIL: testpmd did not select turbomem"; exit 1; }
+pkts=$(sed -n 's/.*RX-packets: *\([0-9]*\).*/\1/p' "$out" | sort -n | tail -1)
+if [ -z "$pkts" ] || [ "$pkts" -eq 0 ]; then
+	cat "$out"; log "FAIL: no packets forwarded"; exit 1
+fi
+log "OK: in-tree testpmd forwarded $pkts packets on turbomem"
