@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The turbomem authors
+#
+# Install what building, testing and benchmarking turbomem needs, from the
+# distribution's packages (Debian 12 / DPDK 22.11 is the reference system).
+#
+# Idempotent: packages are checked with dpkg-query first, and apt-get runs
+# only when something is missing, so a second run installs nothing and does
+# not touch the network.
+#
+# Runs apt-get as root, through sudo when not root and sudo is available.
+#
+# Environment:
+#   TM_DEPS_EXTRA   more Debian packages to install (space separated)
+#   TM_DEPS_SKIP=1  check nothing, install nothing (for systems set up by hand)
+
+set -euo pipefail
+
+log() { printf '[deps.sh] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+if [ "${TM_DEPS_SKIP:-0}" = 1 ]; then
+	log "TM_DEPS_SKIP=1: not checking packages"
+	exit 0
+fi
+
+packages=(
+	build-essential     # gcc, make, libc headers
+	pkg-config
+	meson               # >= 0.63 (Debian 12 has 1.0.1)
+	ninja-build
+	python3
+	python3-pyelftools  # pmdinfogen, for in-tree DPDK builds
+	dpdk                # dpdk-testpmd, dpdk-test, the runtime libraries
+	dpdk-dev            # dpdk-devbind, dpdk-telemetry.py, ...
+	libdpdk-dev         # headers and libdpdk.pc
+	libnuma-dev
+	valgrind
+	python3-matplotlib  # charts of benchmark results
+	iproute2
+	procps
+)
+# shellcheck disable=SC2206
+packages+=(${TM_DEPS_EXTRA:-})
+
+command -v dpkg-query >/dev/null 2>&1 ||
+	die "dpkg-query not found: this script supports Debian/Ubuntu only; install the equivalent of: ${packages[*]}"
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$status" in
+	*" installed") ;;
+	*) missing+=("$p") ;;
+	esac
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	log "all ${#packages[@]} packages already installed"
+	exit 0
+fi
+
+log "missing packages: ${missing[*]}"
+
+if [ "$(id -u)" -eq 0 ]; then
+	as_root=(env)
+elif command -v sudo >/dev/null 2>&1; then
+	as_root=(sudo env)
+else
+	die "not root and sudo is not available; as root run: apt-get install ${missing[*]}"
+fi
+
+"${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get update
+"${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	--no-install-recommends "${missing[@]}"
+
+# Check the result, not apt-get's word for it.
+still=()
+for p in "${missing[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$status" in
+	*" installed") ;;
+	*) still+=("$p") ;;
+	esac
+done
+[ ${#still[@]} -eq 0 ] || die "still missing after apt-get install: ${still[*]}"
+
+log "installed: ${missing[*]}"

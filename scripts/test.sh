@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The turbomem authors
+#
+# The whole turbomem test run: install dependencies, build, run the test
+# stages, print one summary line per stage. Exits non-zero if any stage
+# fails; all selected stages run even after a failure.
+#
+# Stages (select with TM_TEST_STAGES, in the order given):
+#   fast   build ./build, run "meson test --suite fast" (core harness and
+#          the DPDK driver tests)
+#   tsan   ThreadSanitizer build of the DPDK-free core in ./build-tsan, run
+#          "meson test --suite core"
+#
+# Environment:
+#   TM_TEST_STAGES      stages to run (default "fast tsan")
+#   TM_BUILD_DIR        build directory of the fast stage (default build)
+#   TM_TSAN_BUILD_DIR   build directory of the tsan stage (default build-tsan)
+#   TM_MESON_OPTS       extra "meson setup" options for every build
+#   TM_TEST_OPTS        extra "meson test" options for every stage
+#   TM_DEPS_SKIP=1      do not run scripts/deps.sh
+#   MESON, NINJA        the meson/ninja to use (default: the distribution's,
+#                       /usr/bin/meson and /usr/bin/ninja when present, so a
+#                       pyenv or pip meson earlier on PATH is not picked up)
+#
+# Adding a stage: write a function stage_<name> that returns non-zero on
+# failure, and add <name> to known_stages.
+
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+known_stages="fast tsan"
+TM_TEST_STAGES=${TM_TEST_STAGES:-fast tsan}
+TM_BUILD_DIR=${TM_BUILD_DIR:-build}
+TM_TSAN_BUILD_DIR=${TM_TSAN_BUILD_DIR:-build-tsan}
+
+log() { printf '[test.sh] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# --- tools ---------------------------------------------------------------
+
+pick_tool() { # name default-path
+	if [ -x "$2" ]; then
+		echo "$2"
+	elif command -v "$1" >/dev/null 2>&1; then
+		command -v "$1"
+	else
+		return 1
+	fi
+}
+
+# --- building ------------------------------------------------------------
+
+# meson_configure DIR [meson setup options...]
+# Configure DIR, or reconfigure it with the given options if it exists;
+# wipe it if it cannot be reconfigured (e.g. made by another meson version).
+meson_configure() {
+	local dir=$1
+	shift
+	local extra
+	read -r -a extra <<<"${TM_MESON_OPTS:-}"
+	local opts=("$@" "${extra[@]}")
+	if [ -f "$dir/meson-private/coredata.dat" ]; then
+		"$MESON" setup --reconfigure "$dir" "${opts[@]}" ||
+			{
+				log "reconfiguring $dir failed; wiping it"
+				"$MESON" setup --wipe "$dir" "${opts[@]}"
+			}
+	else
+		rm -rf "$dir"
+		"$MESON" setup "$dir" "${opts[@]}"
+	fi
+}
+
+# meson_test DIR LOGNAME [meson test options...]
+# Run meson test with its output visible, and keep its summary (the
+# "Ok: / Fail: ..." lines) for the final report.
+meson_test() {
+	local dir=$1 name=$2
+	shift 2
+	local out="$dir/meson-logs/test-sh-$name.txt" rc=0
+	# shellcheck disable=SC2086
+	"$MESON" test -C "$dir" --print-errorlogs "$@" ${TM_TEST_OPTS:-} 2>&1 |
+		tee "$out" || rc=$?
+	counts=$(sed -n 's/^\(Ok\|Expected Fail\|Fail\|Unexpected Pass\|Skipped\|Timeout\): *\([0-9]*\).*/\1 \2/p' "$out" |
+		grep -v '[^k] 0$' | paste -sd, - | sed 's/,/, /g' || true)
+	return $rc
+}
+
+# --- stages --------------------------------------------------------------
+
+stage_fast() {
+	meson_configure "$TM_BUILD_DIR" || return
+	"$NINJA" -C "$TM_BUILD_DIR" || return
+	meson_test "$TM_BUILD_DIR" fast --suite fast
+}
+
+stage_tsan() {
+	meson_configure "$TM_TSAN_BUILD_DIR" \
+		-Db_sanitize=thread -Dbuildtype=debugoptimized || return
+	"$NINJA" -C "$TM_TSAN_BUILD_DIR" || return
+	local wrap=()
+	# gcc 12's TSan cannot map its shadow memory when the kernel randomises
+	# mmap with more than 28 bits (vm.mmap_rnd_bits, e.g. 32 on recent
+	# Ubuntu kernels); run the tests without ASLR then.
+	local bits
+	bits=$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)
+	if [ "$bits" -gt 28 ] && setarch "$(uname -m)" -R true 2>/dev/null; then
+		log "vm.mmap_rnd_bits=$bits: running TSan tests under setarch -R"
+		wrap=(--wrapper "setarch $(uname -m) -R")
+	fi
+	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1} \
+		meson_test "$TM_TSAN_BUILD_DIR" tsan --suite core "${wrap[@]}"
+}
+
+# --- main ----------------------------------------------------------------
+
+for s in $TM_TEST_STAGES; do
+	case " $known_stages " in
+	*" $s "*) ;;
+	*) die "unknown stage '$s' in TM_TEST_STAGES (known: $known_stages)" ;;
+	esac
+done
+
+if [ "${TM_DEPS_SKIP:-0}" != 1 ]; then
+	bash scripts/deps.sh
+fi
+
+MESON=${MESON:-$(pick_tool meson /usr/bin/meson)} || die "meson not found (run scripts/deps.sh)"
+NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)} || die "ninja not found (run scripts/deps.sh)"
+log "meson: $MESON ($("$MESON" --version)), ninja: $NINJA ($("$NINJA" --version))"
+
+summary=()
+failed=0
+t_all=$SECONDS
+for s in $TM_TEST_STAGES; do
+	log "=== stage $s ==="
+	counts=""
+	t0=$SECONDS
+	rc=0
+	"stage_$s" || rc=$?
+	dt=$((SECONDS - t0))
+	if [ $rc -eq 0 ]; then
+		result=PASS
+	else
+		result="FAIL (rc $rc)"
+		failed=$((failed + 1))
+	fi
+	summary+=("$(printf '%-6s %-12s %5ss%s' "$s" "$result" "$dt" "${counts:+  [$counts]}")")
+	log "=== stage $s: $result in ${dt}s ==="
+done
+
+echo
+echo "turbomem test summary (stages: $TM_TEST_STAGES)"
+for line in "${summary[@]}"; do
+	echo "  $line"
+done
+echo "  total: $((SECONDS - t_all))s, $failed stage(s) failed"
+[ $failed -eq 0 ]
