@@ -11,9 +11,12 @@
 #          the DPDK driver tests)
 #   tsan   ThreadSanitizer build of the DPDK-free core in ./build-tsan, run
 #          "meson test --suite core"
+#   ci     "meson test --suite ci" in ./build: mutation check of the core
+#          (scripts/mutants.sh) and the in-tree DPDK build with its testpmd
+#          forwarding on turbomem (scripts/intree.sh)
 #
 # Environment:
-#   TM_TEST_STAGES      stages to run (default "fast tsan")
+#   TM_TEST_STAGES      stages to run (default "tsan ci fast")
 #   TM_BUILD_DIR        build directory of the fast stage (default build)
 #   TM_TSAN_BUILD_DIR   build directory of the tsan stage (default build-tsan)
 #   TM_MESON_OPTS       extra "meson setup" options for every build
@@ -30,8 +33,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-known_stages="fast tsan"
-TM_TEST_STAGES=${TM_TEST_STAGES:-fast tsan}
+known_stages="fast tsan ci"
+TM_TEST_STAGES=${TM_TEST_STAGES:-tsan ci fast}
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_TSAN_BUILD_DIR=${TM_TSAN_BUILD_DIR:-build-tsan}
 
@@ -80,6 +83,7 @@ meson_test() {
 	local dir=$1 name=$2
 	shift 2
 	local out="$dir/meson-logs/test-sh-$name.txt" rc=0
+	last_test_log=$out
 	# shellcheck disable=SC2086
 	"$MESON" test -C "$dir" --print-errorlogs "$@" ${TM_TEST_OPTS:-} 2>&1 |
 		tee "$out" || rc=$?
@@ -94,6 +98,12 @@ stage_fast() {
 	meson_configure "$TM_BUILD_DIR" || return
 	"$NINJA" -C "$TM_BUILD_DIR" || return
 	meson_test "$TM_BUILD_DIR" fast --suite fast
+}
+
+stage_ci() {
+	meson_configure "$TM_BUILD_DIR" || return
+	"$NINJA" -C "$TM_BUILD_DIR" || return
+	meson_test "$TM_BUILD_DIR" ci --suite ci
 }
 
 stage_tsan() {
@@ -157,4 +167,10 @@ for line in "${summary[@]}"; do
 	echo "  $line"
 done
 echo "  total: $((SECONDS - t_all))s, $failed stage(s) failed"
+# End with the runner's own summary of the last stage.
+if [ -n "${last_test_log:-}" ] && [ -f "$last_test_log" ]; then
+	echo
+	echo "meson test summary of the last stage ($last_test_log):"
+	sed -n '/^Ok: /,/^Timeout: /p' "$last_test_log"
+fi
 [ $failed -eq 0 ]
