@@ -25,15 +25,8 @@ TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 log() { printf '[quickstart] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-pick_tool() { # name default-path
-	if [ -x "$2" ]; then
-		echo "$2"
-	elif command -v "$1" >/dev/null 2>&1; then
-		command -v "$1"
-	else
-		return 1
-	fi
-}
+# shellcheck source=scripts/common.sh
+. scripts/common.sh
 
 build() {
 	local opts

@@ -43,15 +43,8 @@ die() { log "error: $*"; exit 1; }
 
 # --- tools ---------------------------------------------------------------
 
-pick_tool() { # name default-path
-	if [ -x "$2" ]; then
-		echo "$2"
-	elif command -v "$1" >/dev/null 2>&1; then
-		command -v "$1"
-	else
-		return 1
-	fi
-}
+# shellcheck source=scripts/common.sh
+. scripts/common.sh
 
 # --- building ------------------------------------------------------------
 
