@@ -155,7 +155,7 @@ get_bulk(struct obj **out, unsigned int n, uint32_t me)
 			FAIL("object %u handed to thread %u while owned by %u",
 				to_idx(NULL, out[i]), me, expect);
 		/* Read the previous owner's plain write, then ours. */
-		if (out[i]->payload != 0 && out[i]->payload > 1000000)
+		if (out[i]->payload > 1000000)
 			FAIL("payload garbage");
 		out[i]->payload = me + 1;
 	}
@@ -183,7 +183,6 @@ put_bulk(struct obj **in, unsigned int n, uint32_t me)
 struct worker {
 	pthread_t tid;
 	uint32_t id;
-	unsigned int nb_threads;
 	uint64_t seed;
 };
 
@@ -402,7 +401,6 @@ main(int argc, char **argv)
 	atomic_store(&producers_left, nb_threads / 2);
 	for (t = 0; t < nb_threads; t++) {
 		w[t].id = t;
-		w[t].nb_threads = nb_threads;
 		w[t].seed = seed * 2654435761u + t + 1;
 		if (pthread_create(&w[t].tid, NULL,
 				shape == SHAPE_PIPELINE ? pipeline_worker :
