@@ -5,7 +5,9 @@
 # with-plugin.sh PLUGIN COMMAND [ARGS...]
 #
 # Run COMMAND with every argument "@PLUGIN@" replaced by a path to PLUGIN
-# that EAL accepts for -d. EAL refuses plugins in a directory that is, or
+# that EAL accepts for -d, and "@TREE@" inside any argument replaced by a
+# short hash of PLUGIN's path, so that EAL --file-prefix values of two build
+# trees (worktrees, sanitizer builds) running tests at once do not collide. EAL refuses plugins in a directory that is, or
 # has a parent that is, world-writable (a build tree under /tmp, say); the
 # plugin is then copied to a private directory ($TM_PLUGIN_STAGE, default
 # $HOME/.cache/turbomem-plugins) first.
@@ -38,9 +40,10 @@ if insecure "$(dirname "$plugin")"; then
 	path=$dir/$(basename "$plugin")
 fi
 
+tree=$(printf '%s' "$plugin" | cksum | cut -d' ' -f1)
 args=()
 for a in "$@"; do
 	[ "$a" = "@PLUGIN@" ] && a=$path
-	args+=("$a")
+	args+=("${a//@TREE@/$tree}")
 done
 exec "${args[@]}"

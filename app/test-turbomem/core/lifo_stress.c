@@ -137,7 +137,7 @@ get_bulk(struct obj **out, unsigned int n, uint32_t me)
 	if (c > nb_objs)
 		FAIL("count %u above capacity %u", c, nb_objs);
 	ret = tm_lifo_pop_bulk(lifo, (void **)out, n, to_obj, NULL);
-	if (ret != 0) {
+	if (ret < 0) {
 		if (ret != -ENOENT)
 			FAIL("get of %u returned %d", n, ret);
 		atomic_fetch_add_explicit(&total_fail, 1,
@@ -295,7 +295,7 @@ census(void)
 	c = tm_lifo_count(lifo);
 	if (c != nb_objs)
 		FAIL("count at rest %u, expected %u", c, nb_objs);
-	while (tm_lifo_pop_bulk(lifo, (void **)&o, 1, to_obj, NULL) == 0) {
+	while (tm_lifo_pop_bulk(lifo, (void **)&o, 1, to_obj, NULL) >= 0) {
 		i = to_idx(NULL, o);
 		if (i >= nb_objs) {
 			FAIL("census: object outside the pool");

@@ -36,8 +36,8 @@
  * | tm_lifo_init     | no                             | -                    |
  *
  * Contracts:
- * - pop_bulk is all-or-nothing: 0 with exactly n objects, or -ENOENT with
- *   nothing taken. The decision is made on one atomic snapshot of count.
+ * - pop_bulk is all-or-nothing: >= 0 with exactly n objects, or -ENOENT
+ *   with nothing taken. The decision is made on one atomic snapshot of count.
  * - push_bulk never fails while the caller only pushes objects it owns
  *   (taken by pop_bulk or never pushed): count then never exceeds capacity.
  * - count is exact at rest and never above capacity.
@@ -192,17 +192,19 @@ tm_lifo_set_next(struct tm_lifo *l, uint32_t idx, uint32_t next)
 /**
  * Push n objects owned by the caller, committed with one CAS. Never fails.
  * n == 0 is a no-op. The first object of objs ends on top.
+ *
+ * @return the number of failed CAS attempts (contention), for statistics.
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) unsigned int
 tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		tm_lifo_to_idx_t *to_idx, const void *ctx)
 {
 	union tm_lifo_head old, new;
 	uint32_t first, last, cur;
-	unsigned int i;
+	unsigned int i, retries = 0;
 
 	if (n == 0)
-		return;
+		return 0;
 
 	first = to_idx(ctx, objs[0]);
 	last = first;
@@ -231,17 +233,18 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		 */
 		if (tm_cas128(&l->head.whole, &old.whole, new.whole,
 				TM_MO_PUSH_SUCCESS, __ATOMIC_RELAXED))
-			return;
+			return retries;
+		retries++;
 	}
 }
 
 /**
  * Pop exactly n objects into objs, committed with one CAS, or none.
  *
- * @return 0 with objs[0..n-1] filled, -ENOENT (fewer than n objects;
- *   nothing taken, objs contents undefined), or -EFAULT (the list is
- *   shorter than its count: corrupted by a contract violation such as a
- *   double put; nothing taken).
+ * @return the number of failed CAS attempts (>= 0, for statistics) with
+ *   objs[0..n-1] filled, -ENOENT (fewer than n objects; nothing taken, objs
+ *   contents undefined), or -EFAULT (the list is shorter than its count:
+ *   corrupted by a contract violation such as a double put; nothing taken).
  */
 static inline __attribute__((always_inline)) int
 tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
@@ -250,6 +253,7 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 	union tm_lifo_head old, new;
 	uint32_t idx;
 	unsigned int i;
+	int retries = 0;
 
 	if (n == 0)
 		return 0;
@@ -279,6 +283,7 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 					cur.tag == old.tag)
 				return -EFAULT;
 			old = cur;
+			retries++;
 			continue;
 		}
 
@@ -303,7 +308,8 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 		 */
 		if (tm_cas128(&l->head.whole, &old.whole, new.whole,
 				TM_MO_POP_SUCCESS, __ATOMIC_ACQUIRE))
-			return 0;
+			return retries;
+		retries++;
 	}
 }
 

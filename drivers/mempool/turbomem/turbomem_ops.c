@@ -111,8 +111,11 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
 
-	return tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
+	int ret;
+
+	ret = tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
 			&tp->map);
+	return ret < 0 ? ret : 0;
 }
 
 static unsigned int
