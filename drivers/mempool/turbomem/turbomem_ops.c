@@ -49,6 +49,7 @@ turbomem_alloc(struct rte_mempool *mp)
 {
 	struct turbomem_pool *tp;
 	size_t hdr, size;
+	int ret;
 
 	if (!TM_CAS128_SUPPORTED) {
 		TM_LOG(ERR, "pool %s: this CPU/compiler has no lock-free 16-byte compare-and-swap (x86-64 needs -mcx16, aarch64 needs LSE)",
@@ -80,6 +81,11 @@ turbomem_alloc(struct rte_mempool *mp)
 	tp->lifo = RTE_PTR_ADD(tp, hdr);
 	tm_objmap_init(&tp->map, mp);
 	tm_lifo_init(tp->lifo, mp->size);
+	ret = turbomem_mem_alloc(mp, tp);
+	if (ret < 0) {
+		rte_free(tp);
+		return ret;
+	}
 	mp->pool_data = tp;
 	return 0;
 }
@@ -92,6 +98,7 @@ turbomem_free(struct rte_mempool *mp)
 	if (tp == NULL)
 		return;
 	tm_objmap_fini(&tp->map);
+	turbomem_mem_free(mp, tp);
 	rte_free(tp);
 	mp->pool_data = NULL;
 }
@@ -143,6 +150,7 @@ turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	size_t pg_sz;
 	int ret;
 
+	turbomem_mem_chunk(mp, tp, vaddr, len);
 	ret = rte_mempool_get_page_size(mp, &pg_sz);
 	if (ret < 0)
 		return ret;
@@ -189,6 +197,7 @@ turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 			nb = 0;
 		}
 	}
+	turbomem_mem_populated(mp, tp);
 	return n;
 }
 
