@@ -159,7 +159,7 @@ tm_config_resolve(const struct rte_mempool *mp,
  */
 static int
 tm_no_thp(struct rte_mempool *mp, struct turbomem_mem *mem, int err,
-		const char *note, const char *hint)
+		const char *note, const char *what, const char *hint)
 {
 	snprintf(mem->note, sizeof(mem->note), "%s", note);
 	if (err != 0 && mem->cfg.thp == RTE_PMD_TURBOMEM_THP_REQUIRED) {
@@ -167,8 +167,7 @@ tm_no_thp(struct rte_mempool *mp, struct turbomem_mem *mem, int err,
 			mp->name, note, hint);
 		return err;
 	}
-	TM_LOG(NOTICE, "pool %s: %s, pool memory in 4 KB pages; %s",
-		mp->name, note, hint);
+	TM_LOG(NOTICE, "pool %s: %s, %s; %s", mp->name, note, what, hint);
 	return 0;
 }
 
@@ -232,6 +231,8 @@ tm_region_release(struct rte_mempool *mp, struct turbomem_mem *mem)
 			mp->name, mem->heap, rte_strerror(rte_errno));
 	tm_os_unmap(mem->region, mem->region_len);
 	mem->region = NULL;
+	mem->node = -1;
+	mem->note[0] = '\0';
 }
 
 /* Map, advise, bind and add to a new heap the memory of the whole pool. */
@@ -259,7 +260,7 @@ tm_region_create(struct rte_mempool *mp, struct turbomem_mem *mem)
 	if (rte_malloc_heap_create(mem->heap) != 0) {
 		if (rte_errno == ENOSPC)
 			return tm_no_thp(mp, mem, -ENOSPC,
-				"no free malloc heap",
+				"no free malloc heap", "pool in EAL memory (4 KB pages)",
 				"free other pools or reserve hugepages (RTE_MAX_HEAPS heaps in all)");
 		TM_LOG(ERR, "pool %s: cannot create malloc heap %s: %s",
 			mp->name, mem->heap, rte_strerror(rte_errno));
@@ -282,7 +283,7 @@ tm_region_create(struct rte_mempool *mp, struct turbomem_mem *mem)
 		if (ret < 0) {
 			mem->thp = false;
 			ret = tm_no_thp(mp, mem, ret, "madvise(MADV_HUGEPAGE) failed",
-				"use a kernel with THP or reserve hugepages");
+				"pool memory in 4 KB pages", "use a kernel with THP or reserve hugepages");
 			if (ret < 0)
 				goto unmap;
 		}
@@ -336,12 +337,14 @@ turbomem_mem_alloc(struct rte_mempool *mp, struct turbomem_pool *tp)
 	if (rte_eal_has_hugepages() ||
 			mem->cfg.thp == RTE_PMD_TURBOMEM_THP_OFF)
 		return 0;
-	if (rte_eal_iova_mode() != RTE_IOVA_VA)
+	if (rte_eal_iova_mode() != RTE_IOVA_VA || tm_os_fail("iova_pa"))
 		return tm_no_thp(mp, mem, -ENOTSUP, "IOVA as PA without hugepages",
+			"pool in EAL memory (4 KB pages)",
 			"private memory has no fixed physical address; use --iova-mode=va or reserve hugepages");
 	mem->thp = tm_os_thp_usable(note, sizeof(note), hint, sizeof(hint));
 	if (!mem->thp) {
-		ret = tm_no_thp(mp, mem, -ENOTSUP, note, hint);
+		ret = tm_no_thp(mp, mem, -ENOTSUP, note, "pool memory in 4 KB pages",
+				hint);
 		if (ret < 0)
 			return ret;
 	}
@@ -363,13 +366,14 @@ tm_app_chunk(struct rte_mempool *mp, struct turbomem_mem *mem,
 			tm_os_page_size(va) >= TM_OS_HUGE_SZ)
 		return; /* off, no whole huge page, or hugetlbfs already */
 	if (!tm_os_thp_usable(note, sizeof(note), hint, sizeof(hint))) {
-		tm_no_thp(mp, mem, 0, note, hint);
+		tm_no_thp(mp, mem, 0, note, "application memory not advised",
+			hint);
 		return;
 	}
 	ret = tm_os_advise_huge((void *)s, e - s);
 	if (ret < 0) {
 		tm_no_thp(mp, mem, 0, "madvise(MADV_HUGEPAGE) failed",
-			"use a kernel with THP");
+			"application memory in 4 KB pages", "use a kernel with THP");
 		return;
 	}
 	/*
@@ -381,10 +385,12 @@ tm_app_chunk(struct rte_mempool *mp, struct turbomem_mem *mem,
 	ret = tm_os_collapse_resident((void *)s, e - s, &done);
 	if (ret == -EINVAL)
 		tm_no_thp(mp, mem, 0, "no MADV_COLLAPSE (Linux < 6.1)",
-			"memory written before populate stays in 4 KB pages; use Linux >= 6.1 or populate fresh memory");
+			"memory written before populate stays in 4 KB pages",
+			"use Linux >= 6.1 or populate with memory not written yet");
 	else if (ret < 0)
 		tm_no_thp(mp, mem, 0, "MADV_COLLAPSE failed",
-			"memory written before populate stays partly in 4 KB pages");
+			"memory written before populate stays partly in 4 KB pages",
+			strerror(-ret));
 }
 
 void

@@ -1,0 +1,904 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+/*
+ * Pool memory tests: THP coverage, NUMA binding, the memory report, and
+ * every fallback. Facts come from the kernel (/proc/self/smaps, maps,
+ * statm, get_mempolicy), log lines from EAL's log stream.
+ *
+ * Matrix (commands, then options after the command; meson runs each case
+ * in its own process, see meson.build):
+ *   turbomem_mem_thp_autotest      --numa=bound|nolib|unavailable|mbind
+ *       65535-mbuf pktmbuf pool, --no-huge: >= 95% in 2 MB pages by smaps,
+ *       report agrees, socket id reads back, buf_iova == address, node;
+ *       SOCKET_ID_ANY pool: unbound. The options name how NUMA must turn
+ *       out (plugin built without libnuma, TURBOMEM_TEST_FAIL=numa|mbind).
+ *   turbomem_mem_cycles_autotest   100 create/free: RSS and maps flat.
+ *   turbomem_mem_nothp_autotest    [--env-required]
+ *       prctl(PR_SET_THP_DISABLE): works, reports 0, one NOTICE; THP
+ *       REQUIRED fails cleanly, name free. --env-required: the same through
+ *       TURBOMEM_CONFIG=thp=required and rte_pktmbuf_pool_create_by_ops.
+ *   turbomem_mem_socket_autotest   [--env-bad]
+ *       nonexistent socket and bad configuration: refused, nothing left,
+ *       name free. --env-bad: TURBOMEM_CONFIG holds a bad entry.
+ *   turbomem_mem_appmem_autotest   [--collapse=fail]
+ *       rte_mempool_populate_virt on the application's own memory, partly
+ *       written before: interior advised, written part collapsed (or one
+ *       NOTICE with TURBOMEM_TEST_FAIL=collapse).
+ *   turbomem_mem_heaps_autotest    malloc heaps run out: NOTICE, EAL memory.
+ *   turbomem_mem_iova_autotest     [--expect=pa]
+ *       run with --iova-mode=pa: EAL 22.11 selects VA without hugepages;
+ *       --expect=pa (TURBOMEM_TEST_FAIL=iova_pa): the PA fallback.
+ *   turbomem_mem_hugetlbfs_autotest  EAL on hugepages: hugetlbfs, 2 MB,
+ *       never advised (skipped without hugepages).
+ */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "rte_pmd_turbomem.h"
+#include "test.h"
+
+#define HUGE_SZ (2u << 20)
+
+/* --- the public API, from the plugin EAL loaded with -d ----------------- */
+
+typedef int (mem_info_fn)(const struct rte_mempool *,
+		struct rte_pmd_turbomem_mem_info *);
+typedef const char *(backing_name_fn)(enum rte_pmd_turbomem_backing);
+
+static mem_info_fn *mem_info;
+static backing_name_fn *backing_name;
+
+static int
+find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char **name = arg;
+
+	RTE_SET_USED(size);
+	if (strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
+		return 0;
+	*name = strdup(info->dlpi_name);
+	return 1;
+}
+
+/* EAL dlopens -d plugins without RTLD_GLOBAL: look the symbols up there. */
+static int
+api_load(void)
+{
+	char *name = NULL;
+	void *h;
+
+	if (mem_info != NULL)
+		return 0;
+	dl_iterate_phdr(find_plugin, &name);
+	if (name == NULL) {
+		printf("the turbomem plugin is not loaded (-d)\n");
+		return -1;
+	}
+	h = dlopen(name, RTLD_NOW | RTLD_NOLOAD);
+	free(name);
+	if (h == NULL)
+		return -1;
+	mem_info = (mem_info_fn *)(uintptr_t)dlsym(h, "rte_pmd_turbomem_mem_info");
+	backing_name = (backing_name_fn *)(uintptr_t)dlsym(h,
+			"rte_pmd_turbomem_backing_name");
+	return mem_info != NULL && backing_name != NULL ? 0 : -1;
+}
+
+/* --- options after the command ------------------------------------------ */
+
+static const char *
+opt(const char *name)
+{
+	size_t n = strlen(name);
+	int i;
+
+	for (i = 0; i < tm_test_argc; i++)
+		if (strncmp(tm_test_argv[i], name, n) == 0) {
+			if (tm_test_argv[i][n] == '=')
+				return tm_test_argv[i] + n + 1;
+			if (tm_test_argv[i][n] == '\0')
+				return "";
+		}
+	return NULL;
+}
+
+/* --- turbomem log lines, with their level ------------------------------- */
+
+static char logbuf[16384];
+static size_t loglen;
+static FILE *old_stream;
+static FILE *cap_stream;
+
+static ssize_t
+cap_write(void *c, const char *buf, size_t size)
+{
+	int level = rte_log_cur_msg_loglevel();
+
+	RTE_SET_USED(c);
+	fwrite(buf, 1, size, stderr); /* still visible in the test log */
+	if (strncmp(buf, "turbomem: ", 10) == 0 &&
+			loglen + size + 4 < sizeof(logbuf))
+		loglen += snprintf(logbuf + loglen, sizeof(logbuf) - loglen,
+				"%d %.*s", level, (int)size, buf);
+	return size;
+}
+
+static void
+cap_start(void)
+{
+	cookie_io_functions_t io = { .write = cap_write };
+
+	loglen = 0;
+	logbuf[0] = '\0';
+	old_stream = rte_log_get_stream();
+	cap_stream = fopencookie(NULL, "w", io);
+	setvbuf(cap_stream, NULL, _IONBF, 0);
+	rte_openlog_stream(cap_stream);
+}
+
+static void
+cap_stop(void)
+{
+	rte_openlog_stream(old_stream == stderr ? NULL : old_stream);
+	fclose(cap_stream);
+}
+
+/* Lines at exactly level containing text (NULL: any); total: all levels. */
+static int
+cap_count(int level, const char *text)
+{
+	const char *p = logbuf;
+	int n = 0;
+
+	while (*p != '\0') {
+		const char *eol = strchr(p, '\n');
+		int l = atoi(p);
+		char line[1024];
+
+		if (eol == NULL)
+			eol = p + strlen(p);
+		snprintf(line, sizeof(line), "%.*s", (int)(eol - p), p);
+		if ((level < 0 || l == level) &&
+				(text == NULL || strstr(line, text) != NULL))
+			n++;
+		p = *eol ? eol + 1 : eol;
+	}
+	return n;
+}
+
+/* Lines at NOTICE or more urgent (what a default log level shows). */
+static int
+cap_visible(void)
+{
+	return cap_count(RTE_LOG_EMERG, NULL) + cap_count(RTE_LOG_ALERT, NULL) +
+		cap_count(RTE_LOG_CRIT, NULL) + cap_count(RTE_LOG_ERR, NULL) +
+		cap_count(RTE_LOG_WARNING, NULL) + cap_count(RTE_LOG_NOTICE, NULL);
+}
+
+/* --- kernel facts --------------------------------------------------------- */
+
+static int
+maps_lines(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		n++;
+	fclose(f);
+	return n;
+}
+
+static uint64_t
+rss_bytes(void)
+{
+	unsigned long size = 0, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%lu %lu", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* smaps of the mappings overlapping [s, e). */
+struct smaps_sum {
+	uint64_t vma_bytes;	/* size of those mappings */
+	uint64_t anon_huge;	/* their AnonHugePages */
+	uint64_t kpage;		/* largest KernelPageSize */
+	bool advised;		/* one has VmFlags "hg" (MADV_HUGEPAGE) */
+};
+
+static int
+smaps_range(uintptr_t s, uintptr_t e, struct smaps_sum *sum)
+{
+	char line[512];
+	bool in = false;
+	unsigned long a, b;
+	uint64_t kb;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	memset(sum, 0, sizeof(*sum));
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			in = a < e && b > s;
+			if (in)
+				sum->vma_bytes += b - a;
+		} else if (!in) {
+			continue;
+		} else if (sscanf(line, "AnonHugePages: %" SCNu64, &kb) == 1) {
+			sum->anon_huge += kb << 10;
+		} else if (sscanf(line, "KernelPageSize: %" SCNu64, &kb) == 1) {
+			if ((kb << 10) > sum->kpage)
+				sum->kpage = kb << 10;
+		} else if (strncmp(line, "VmFlags:", 8) == 0) {
+			if (strstr(line, " hg") != NULL)
+				sum->advised = true;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* NUMA node of the page at va (touched), -1 if unknown. */
+static int
+node_of(const void *va)
+{
+	int node = -1;
+
+	/* MPOL_F_NODE | MPOL_F_ADDR */
+	if (syscall(SYS_get_mempolicy, &node, NULL, 0UL, va, 3UL) != 0)
+		return -1;
+	return node;
+}
+
+static bool
+thp_usable(void)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+
+	if (f == NULL)
+		return false;
+	if (fgets(buf, sizeof(buf), f) == NULL)
+		buf[0] = '\0';
+	fclose(f);
+	return strstr(buf, "[never]") == NULL && buf[0] != '\0' &&
+		prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) == 0;
+}
+
+/* --- helpers -------------------------------------------------------------- */
+
+static void
+check_iova(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
+{
+	struct rte_mbuf *m = obj;
+	unsigned int *bad = arg;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(i);
+	if (m->buf_iova == RTE_BAD_IOVA ||
+			(rte_eal_iova_mode() == RTE_IOVA_VA &&
+			 m->buf_iova != (uintptr_t)m->buf_addr))
+		(*bad)++;
+}
+
+/* Take every object out and put them back: the pool works. */
+static int
+drain_refill(struct rte_mempool *mp)
+{
+	unsigned int n = mp->size, i;
+	void **objs = calloc(n, sizeof(*objs));
+	int ret = 0;
+
+	if (objs == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (rte_mempool_get(mp, &objs[i]) != 0) {
+			printf("get %u of %u failed\n", i, n);
+			ret = -1;
+			break;
+		}
+	if (ret == 0 && rte_mempool_get(mp, &objs[0]) == 0) {
+		printf("pool of %u gave one more\n", n);
+		ret = -1;
+	}
+	rte_mempool_put_bulk(mp, objs, i);
+	free(objs);
+	if (ret == 0 && rte_mempool_avail_count(mp) != n) {
+		printf("avail %u after refill, expected %u\n",
+			rte_mempool_avail_count(mp), n);
+		ret = -1;
+	}
+	return ret;
+}
+
+static uintptr_t
+first_chunk(struct rte_mempool *mp, size_t *len)
+{
+	struct rte_mempool_memhdr *h = STAILQ_FIRST(&mp->mem_list);
+
+	*len = h != NULL ? h->len : 0;
+	return h != NULL ? (uintptr_t)h->addr : 0;
+}
+
+static void
+print_info(const char *what, const struct rte_pmd_turbomem_mem_info *i)
+{
+	printf("%s: %" PRIu64 " bytes, %" PRIu64 " in 2 MB pages (%.1f%%), backing %s, page %" PRIu64 ", node %d, %u chunk(s)%s%s\n",
+		what, i->bytes, i->huge_bytes,
+		i->bytes ? 100.0 * i->huge_bytes / i->bytes : 0.0,
+		backing_name(i->backing), i->page_size, i->numa_node,
+		i->nb_chunks, i->note[0] ? ", note: " : "", i->note);
+}
+
+/* --- THP coverage, socket, IOVA, NUMA ------------------------------------- */
+
+static int
+thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
+{
+	struct rte_pmd_turbomem_mem_info info;
+	struct smaps_sum sm;
+	unsigned int bad = 0;
+	uintptr_t va;
+	size_t len;
+	int node;
+
+	TEST_ASSERT(mp->socket_id == socket, "socket id %d, asked for %d",
+		mp->socket_id, socket);
+	TEST_ASSERT(mem_info(mp, &info) == 0, "mem_info failed");
+	print_info(mp->name, &info);
+	TEST_ASSERT(info.backing == RTE_PMD_TURBOMEM_BACKING_THP,
+		"backing %s", backing_name(info.backing));
+	TEST_ASSERT(info.nb_chunks == 1, "%u chunks", info.nb_chunks);
+	va = first_chunk(mp, &len);
+	TEST_ASSERT(info.bytes == len, "report %" PRIu64 " bytes, chunk %zu",
+		info.bytes, len);
+	TEST_ASSERT(info.huge_bytes * 100 >= info.bytes * 95,
+		"%" PRIu64 " of %" PRIu64 " bytes in 2 MB pages",
+		info.huge_bytes, info.bytes);
+	TEST_ASSERT(info.page_size == HUGE_SZ, "page size %" PRIu64,
+		info.page_size);
+
+	/* The kernel's own figures for the pool's mapping. */
+	TEST_ASSERT(smaps_range(va, va + len, &sm) == 0, "smaps unreadable");
+	printf("%s: smaps: mapping(s) of %" PRIu64 " bytes, AnonHugePages %" PRIu64 ", advised %d\n",
+		mp->name, sm.vma_bytes, sm.anon_huge, sm.advised);
+	TEST_ASSERT(sm.anon_huge * 100 >= (uint64_t)len * 95,
+		"smaps: %" PRIu64 " of %zu bytes huge", sm.anon_huge, len);
+	TEST_ASSERT(sm.advised, "mapping not advised MADV_HUGEPAGE");
+	TEST_ASSERT(info.huge_bytes <= sm.anon_huge &&
+		info.huge_bytes + (sm.vma_bytes - len) >= sm.anon_huge,
+		"report %" PRIu64 " disagrees with smaps %" PRIu64 " (mapping %" PRIu64 ", pool %zu)",
+		info.huge_bytes, sm.anon_huge, sm.vma_bytes, len);
+
+	rte_mempool_obj_iter(mp, check_iova, &bad);
+	TEST_ASSERT(bad == 0, "%u mbufs with buf_iova not their address", bad);
+
+	node = node_of((void *)va);
+	if (socket == SOCKET_ID_ANY) {
+		TEST_ASSERT(info.numa_node == -1, "SOCKET_ID_ANY pool bound to %d",
+			info.numa_node);
+	} else if (strcmp(numa, "bound") == 0) {
+		TEST_ASSERT(info.numa_node == socket, "node %d, socket %d",
+			info.numa_node, socket);
+		TEST_ASSERT(node == socket, "page on node %d, socket %d",
+			node, socket);
+	} else {
+		TEST_ASSERT(info.numa_node == -1, "node %d, expected unbound (%s)",
+			info.numa_node, numa);
+		TEST_ASSERT(strstr(info.note, "unbound") != NULL,
+			"note \"%s\" does not say unbound", info.note);
+	}
+	return drain_refill(mp) == 0 ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static int
+test_mem_thp(void)
+{
+	const char *numa = opt("--numa") ? opt("--numa") : "bound";
+	int socket = (int)rte_socket_id(), maps0, ret = TEST_SUCCESS;
+	struct rte_mempool *mp = NULL;
+	int lvl;
+	const char *text;
+
+	if (api_load() != 0)
+		return TEST_FAILED;
+	if (!thp_usable()) {
+		printf("THP not usable on this machine\n");
+		return TEST_SKIPPED;
+	}
+	rte_log_set_level_pattern("pmd.mempool.turbomem", RTE_LOG_INFO);
+	maps0 = maps_lines();
+
+	cap_start();
+	mp = rte_pktmbuf_pool_create_by_ops("tm_thp", 65535, 256, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, socket, TM_OPS);
+	cap_stop();
+	TEST_CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));
+	TEST_CHECK(cap_count(RTE_LOG_INFO, "backing thp") == 1,
+		"no single INFO summary line");
+	if (strcmp(numa, "bound") == 0) {
+		lvl = -1;
+		text = NULL;
+	} else if (strcmp(numa, "mbind") == 0) {
+		lvl = RTE_LOG_WARNING;
+		text = "mbind";
+	} else if (strcmp(numa, "nolib") == 0) {
+		lvl = RTE_LOG_INFO;
+		text = "without libnuma";
+	} else {
+		lvl = RTE_LOG_INFO;
+		text = "numa_available";
+	}
+	if (text != NULL)
+		TEST_CHECK(cap_count(lvl, text) == 1,
+			"no single line at level %d with \"%s\"", lvl, text);
+	TEST_CHECK(cap_visible() == (lvl == RTE_LOG_WARNING ? 1 : 0),
+		"%d lines at NOTICE or above", cap_visible());
+	TEST_CHECK(thp_pool_check(mp, socket, numa) == TEST_SUCCESS, "pool");
+	rte_mempool_free(mp);
+
+	mp = rte_pktmbuf_pool_create_by_ops("tm_thp_any", 4095, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, TM_OPS);
+	TEST_CHECK(mp != NULL, "SOCKET_ID_ANY pool: %s",
+		rte_strerror(rte_errno));
+	TEST_CHECK(thp_pool_check(mp, SOCKET_ID_ANY, numa) == TEST_SUCCESS,
+		"SOCKET_ID_ANY pool");
+out:
+	rte_mempool_free(mp);
+	mp = NULL;
+	if (ret == TEST_SUCCESS && maps_lines() != maps0) {
+		printf("%d mappings after free, %d before\n", maps_lines(), maps0);
+		ret = TEST_FAILED;
+	}
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_thp_autotest, test_mem_thp);
+
+/* --- create/free cycles --------------------------------------------------- */
+
+static int
+test_mem_cycles(void)
+{
+	unsigned int i, n = 100;
+	uint64_t rss0 = 0, rss1;
+	int maps0 = 0, maps1;
+	struct rte_mempool *mp;
+
+	for (i = 0; i <= n; i++) {
+		mp = rte_pktmbuf_pool_create_by_ops("tm_cycle", 8191, 0, 0,
+				RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
+		TEST_ASSERT(mp != NULL, "cycle %u: %s", i,
+			rte_strerror(rte_errno));
+		rte_mempool_free(mp);
+		if (i == 0) { /* after one cycle: EAL's lazy state is set up */
+			rss0 = rss_bytes();
+			maps0 = maps_lines();
+		}
+	}
+	rss1 = rss_bytes();
+	maps1 = maps_lines();
+	printf("%u cycles of a 8191-mbuf pool (~%u MB): RSS %" PRIu64 " -> %" PRIu64 " kB, mappings %d -> %d\n",
+		n, 8191 * 2304 >> 20, rss0 >> 10, rss1 >> 10, maps0, maps1);
+	TEST_ASSERT(maps1 == maps0, "mappings grew from %d to %d", maps0, maps1);
+	/* One leaked pool would be ~18 MB; allow allocator noise only. */
+	TEST_ASSERT(rss1 < rss0 + (4u << 20), "RSS grew by %" PRIu64 " kB",
+		(rss1 - rss0) >> 10);
+	return TEST_SUCCESS;
+}
+TM_TEST_REGISTER(turbomem_mem_cycles_autotest, test_mem_cycles);
+
+/* --- THP disabled for the process ---------------------------------------- */
+
+static struct rte_mempool *
+cfg_pool(const char *name, unsigned int n, int socket,
+		const struct rte_pmd_turbomem_config *cfg, int *err)
+{
+	struct rte_mempool *mp;
+
+	mp = rte_mempool_create_empty(name, n, 2048, 0, 0, socket, 0);
+	if (mp == NULL) {
+		*err = -rte_errno;
+		return NULL;
+	}
+	*err = rte_mempool_set_ops_byname(mp, TM_OPS, (void *)(uintptr_t)cfg);
+	if (*err == 0) {
+		*err = rte_mempool_populate_default(mp);
+		if (*err >= 0 && (unsigned int)*err == n)
+			return mp;
+	}
+	rte_mempool_free(mp);
+	return NULL;
+}
+
+static int
+test_mem_nothp(void)
+{
+	struct rte_pmd_turbomem_config cfg = {
+		.thp = RTE_PMD_TURBOMEM_THP_REQUIRED,
+	};
+	struct rte_pmd_turbomem_mem_info info;
+	struct rte_mempool *mp = NULL;
+	struct smaps_sum sm;
+	int maps0, err = 0, ret = TEST_SUCCESS;
+	bool env = opt("--env-required") != NULL;
+	uintptr_t va;
+	size_t len;
+
+	if (api_load() != 0)
+		return TEST_FAILED;
+	TEST_ASSERT(prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0,
+		"prctl: %s", strerror(errno));
+	maps0 = maps_lines();
+
+	if (env) {
+		/* TURBOMEM_CONFIG=thp=required, and no way to pass a config. */
+		cap_start();
+		mp = rte_pktmbuf_pool_create_by_ops("tm_nothp", 8191, 0, 0,
+				RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
+		cap_stop();
+		err = -rte_errno;
+	} else {
+		cap_start();
+		mp = cfg_pool("tm_nothp", 8191, 0, &cfg, &err);
+		cap_stop();
+	}
+	TEST_CHECK(mp == NULL, "THP required, THP disabled: pool made");
+	printf("THP required: %s\n", strerror(-err));
+	TEST_CHECK(cap_count(RTE_LOG_ERR, "PR_SET_THP_DISABLE") == 1 &&
+		cap_visible() == 1, "not one ERR line naming the reason");
+	TEST_CHECK(rte_mempool_lookup("tm_nothp") == NULL, "name still taken");
+	TEST_CHECK(maps_lines() == maps0, "%d mappings, %d before",
+		maps_lines(), maps0);
+
+	if (env) {
+		/* Required stays required in this process: enable THP. */
+		TEST_CHECK(prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0) == 0, "prctl");
+		mp = rte_pktmbuf_pool_create_by_ops("tm_nothp", 8191, 0, 0,
+				RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
+		TEST_CHECK(mp != NULL, "retry with THP: %s",
+			rte_strerror(rte_errno));
+		TEST_CHECK(mem_info(mp, &info) == 0 &&
+			info.backing == RTE_PMD_TURBOMEM_BACKING_THP,
+			"retry not THP-backed");
+		goto out;
+	}
+
+	/* Same name, default configuration: works on 4 KB pages. */
+	cap_start();
+	mp = rte_pktmbuf_pool_create_by_ops("tm_nothp", 8191, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
+	cap_stop();
+	TEST_CHECK(mp != NULL, "pool without THP: %s", rte_strerror(rte_errno));
+	TEST_CHECK(cap_count(RTE_LOG_NOTICE, "PR_SET_THP_DISABLE") == 1 &&
+		cap_visible() == 1, "not one NOTICE line naming the reason");
+	TEST_CHECK(drain_refill(mp) == 0, "pool does not work");
+	TEST_CHECK(mem_info(mp, &info) == 0, "mem_info");
+	print_info(mp->name, &info);
+	TEST_CHECK(info.huge_bytes == 0, "%" PRIu64 " bytes huge",
+		info.huge_bytes);
+	TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_4K &&
+		info.page_size == 4096, "backing %s, page %" PRIu64,
+		backing_name(info.backing), info.page_size);
+	TEST_CHECK(strstr(info.note, "prctl") != NULL, "note \"%s\"",
+		info.note);
+	va = first_chunk(mp, &len);
+	TEST_CHECK(smaps_range(va, va + len, &sm) == 0 && sm.anon_huge == 0,
+		"smaps: %" PRIu64 " bytes huge", sm.anon_huge);
+	TEST_CHECK(mp->socket_id == 0, "socket %d", mp->socket_id);
+out:
+	rte_mempool_free(mp);
+	prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_nothp_autotest, test_mem_nothp);
+
+/* --- refused sockets and configurations ----------------------------------- */
+
+static int
+test_mem_socket(void)
+{
+	struct rte_pmd_turbomem_config bad = { .thp = 9 };
+	struct rte_mempool *mp = NULL;
+	int maps0, err, ret = TEST_SUCCESS, socket = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		socket = RTE_MAX(socket, rte_socket_id_by_idx(i) + 1);
+	maps0 = maps_lines();
+
+	if (opt("--env-bad") != NULL) {
+		cap_start();
+		mp = rte_pktmbuf_pool_create_by_ops("tm_sock", 1023, 0, 0,
+				RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
+		cap_stop();
+		TEST_CHECK(mp == NULL && rte_errno == EINVAL,
+			"bad TURBOMEM_CONFIG accepted");
+		TEST_CHECK(cap_count(RTE_LOG_ERR, "TURBOMEM_CONFIG") == 1 &&
+			cap_visible() == 1, "not one ERR line");
+		goto out;
+	}
+
+	/* Through the public API: EAL or turbomem refuses, nothing left. */
+	mp = rte_pktmbuf_pool_create_by_ops("tm_sock", 1023, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, socket, TM_OPS);
+	TEST_CHECK(mp == NULL, "pool on socket %d that does not exist", socket);
+	printf("socket %d: %s\n", socket, rte_strerror(rte_errno));
+
+	/* The driver's own check: an existing pool pointed at that socket. */
+	mp = rte_mempool_create_empty("tm_sock", 1023, 2048, 0, 0, 0, 0);
+	TEST_CHECK(mp != NULL, "create_empty");
+	TEST_CHECK(rte_mempool_set_ops_byname(mp, TM_OPS, NULL) == 0, "ops");
+	mp->socket_id = socket;
+	cap_start();
+	err = rte_mempool_populate_default(mp);
+	cap_stop();
+	TEST_CHECK(err == -EINVAL, "populate on socket %d gave %d", socket, err);
+	TEST_CHECK(cap_count(RTE_LOG_ERR, "does not exist") == 1 &&
+		cap_visible() == 1, "not one ERR line");
+	rte_mempool_free(mp);
+
+	/* Bad configuration values. */
+	cap_start();
+	mp = cfg_pool("tm_sock", 1023, 0, &bad, &err);
+	cap_stop();
+	TEST_CHECK(mp == NULL && err == -EINVAL, "bad config gave %d", err);
+	TEST_CHECK(cap_count(RTE_LOG_ERR, "thp=9") == 1 && cap_visible() == 1,
+		"not one ERR line naming thp=9");
+
+	TEST_CHECK(maps_lines() == maps0, "%d mappings, %d before",
+		maps_lines(), maps0);
+	/* The name is free again. */
+	mp = rte_pktmbuf_pool_create_by_ops("tm_sock", 1023, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
+	TEST_CHECK(mp != NULL, "retry: %s", rte_strerror(rte_errno));
+	TEST_CHECK(drain_refill(mp) == 0, "retry pool");
+out:
+	rte_mempool_free(mp);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_socket_autotest, test_mem_socket);
+
+/* --- application memory --------------------------------------------------- */
+
+static int
+test_mem_appmem(void)
+{
+	const size_t map_len = 16u << 20, len = 12u << 20, pre = 4u << 20;
+	bool fail = opt("--collapse") != NULL;
+	struct rte_pmd_turbomem_mem_info info;
+	struct rte_mempool *mp = NULL;
+	struct smaps_sum sm;
+	uintptr_t base, a, s, e;
+	char heap[64];
+	int ret = TEST_SUCCESS, n;
+	void *map;
+
+	if (api_load() != 0)
+		return TEST_FAILED;
+	if (!thp_usable())
+		return TEST_SKIPPED;
+	map = mmap(NULL, map_len + HUGE_SZ, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(map != MAP_FAILED, "mmap");
+	/* Not 2 MB aligned: only the interior can be advised. */
+	base = RTE_ALIGN_CEIL((uintptr_t)map, HUGE_SZ);
+	a = base + (64u << 10);
+	s = base + HUGE_SZ;
+	e = RTE_ALIGN_FLOOR(a + len, HUGE_SZ);
+	memset((void *)a, 1, pre); /* written before populate: 4 KB pages */
+
+	mp = rte_mempool_create_empty("tm_app", 5000, 2048, 0, 0, 0,
+			RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+	TEST_CHECK(mp != NULL, "create_empty");
+	TEST_CHECK(rte_mempool_set_ops_byname(mp, TM_OPS, NULL) == 0, "ops");
+	cap_start();
+	n = rte_mempool_populate_virt(mp, (char *)a, len, 4096, NULL, NULL);
+	cap_stop();
+	TEST_CHECK(n == 5000, "populate_virt gave %d", n);
+	TEST_CHECK(mp->socket_id == 0, "socket %d", mp->socket_id);
+	snprintf(heap, sizeof(heap), "turbomem-%p", (void *)mp);
+	TEST_CHECK(rte_malloc_heap_get_socket(heap) < 0,
+		"unused heap %s left", heap);
+	TEST_CHECK(mem_info(mp, &info) == 0, "mem_info");
+	print_info(mp->name, &info);
+	TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_EXTERNAL,
+		"backing %s", backing_name(info.backing));
+	TEST_CHECK(smaps_range(s, e, &sm) == 0, "smaps");
+	printf("interior %zu MB: AnonHugePages %" PRIu64 " kB, advised %d\n",
+		(size_t)(e - s) >> 20, sm.anon_huge >> 10, sm.advised);
+	TEST_CHECK(sm.advised && sm.vma_bytes == e - s,
+		"interior not advised as its own mapping (%" PRIu64 " bytes)",
+		sm.vma_bytes);
+	if (fail) {
+		/* The page written before populate stays in 4 KB pages. */
+		TEST_CHECK(cap_count(RTE_LOG_NOTICE, "MADV_COLLAPSE") == 1 &&
+			cap_visible() == 1, "not one NOTICE about MADV_COLLAPSE");
+		TEST_CHECK(sm.anon_huge == e - RTE_ALIGN_CEIL(a + pre, HUGE_SZ),
+			"%" PRIu64 " kB huge", sm.anon_huge >> 10);
+	} else {
+		TEST_CHECK(cap_visible() == 0, "unexpected NOTICE");
+		TEST_CHECK(sm.anon_huge == e - s, "%" PRIu64 " kB huge of %zu",
+			sm.anon_huge >> 10, (size_t)(e - s) >> 10);
+	}
+	TEST_CHECK(info.huge_bytes == sm.anon_huge,
+		"report %" PRIu64 ", smaps %" PRIu64, info.huge_bytes,
+		sm.anon_huge);
+	TEST_CHECK(drain_refill(mp) == 0, "pool");
+out:
+	rte_mempool_free(mp);
+	munmap(map, map_len + HUGE_SZ);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_appmem_autotest, test_mem_appmem);
+
+/* --- malloc heaps run out ------------------------------------------------- */
+
+static int
+test_mem_heaps(void)
+{
+	struct rte_pmd_turbomem_config req = {
+		.thp = RTE_PMD_TURBOMEM_THP_REQUIRED,
+	};
+	struct rte_pmd_turbomem_mem_info info;
+	struct rte_mempool *mps[RTE_MAX_HEAPS + 1] = { NULL }, *mp;
+	unsigned int i, nb = 0, fell_back = 0;
+	int ret = TEST_SUCCESS, maps0, err;
+	char name[32];
+
+	if (api_load() != 0)
+		return TEST_FAILED;
+	maps0 = maps_lines();
+	for (i = 0; i < RTE_DIM(mps); i++) {
+		snprintf(name, sizeof(name), "tm_heap%u", i);
+		cap_start();
+		mps[i] = tm_test_pool(name, 127, 64, 0, TM_OPS, 0, true);
+		cap_stop();
+		TEST_CHECK(mps[i] != NULL, "pool %u", i);
+		nb++;
+		TEST_CHECK(mem_info(mps[i], &info) == 0, "mem_info");
+		if (info.backing == RTE_PMD_TURBOMEM_BACKING_THP)
+			continue;
+		TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_4K,
+			"pool %u: backing %s", i, backing_name(info.backing));
+		TEST_CHECK(cap_count(RTE_LOG_NOTICE, "heap") == 1 &&
+			cap_visible() == 1, "no single NOTICE for pool %u", i);
+		fell_back++;
+		break;
+	}
+	printf("%u pools got their own heap, then EAL memory\n", nb - 1);
+	TEST_CHECK(fell_back == 1, "heaps never ran out in %u pools", nb);
+	/* Required THP cannot be had now. */
+	mp = cfg_pool("tm_heapreq", 127, 0, &req, &err);
+	TEST_CHECK(mp == NULL && err == -ENOSPC, "required gave %d", err);
+	for (i = 0; i < nb; i++)
+		TEST_CHECK(drain_refill(mps[i]) == 0, "pool %u", i);
+	for (i = 0; i < nb; i++) {
+		rte_mempool_free(mps[i]);
+		mps[i] = NULL;
+	}
+	TEST_CHECK(maps_lines() == maps0, "%d mappings, %d before",
+		maps_lines(), maps0);
+	mp = cfg_pool("tm_heapreq", 127, 0, &req, &err);
+	TEST_CHECK(mp != NULL, "heaps not given back: %d", err);
+	rte_mempool_free(mp);
+out:
+	for (i = 0; i < nb; i++)
+		rte_mempool_free(mps[i]);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_heaps_autotest, test_mem_heaps);
+
+/* --- IOVA as PA without hugepages ----------------------------------------- */
+
+static int
+test_mem_iova(void)
+{
+	bool pa = opt("--expect") != NULL && strcmp(opt("--expect"), "pa") == 0;
+	struct rte_pmd_turbomem_mem_info info;
+	struct rte_mempool *mp = NULL;
+	unsigned int bad = 0;
+	int ret = TEST_SUCCESS;
+
+	if (api_load() != 0)
+		return TEST_FAILED;
+	printf("EAL: hugepages %d, IOVA as %s\n", rte_eal_has_hugepages(),
+		rte_eal_iova_mode() == RTE_IOVA_PA ? "PA" : "VA");
+	cap_start();
+	mp = rte_pktmbuf_pool_create_by_ops("tm_iova", 4095, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
+	cap_stop();
+	TEST_CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));
+	TEST_CHECK(mem_info(mp, &info) == 0, "mem_info");
+	print_info(mp->name, &info);
+	rte_mempool_obj_iter(mp, check_iova, &bad);
+	TEST_CHECK(bad == 0, "%u mbufs with a bad buf_iova", bad);
+	if (pa || rte_eal_iova_mode() == RTE_IOVA_PA) {
+		/* Defined fallback: EAL memory, one NOTICE. */
+		TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_4K,
+			"backing %s", backing_name(info.backing));
+		TEST_CHECK(cap_count(RTE_LOG_NOTICE, "IOVA as PA") == 1 &&
+			cap_visible() == 1, "not one NOTICE");
+	} else {
+		/* EAL without hugepages has no physical addresses: VA. */
+		TEST_CHECK(!rte_eal_has_hugepages(), "run me with --no-huge");
+		TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_THP ||
+			!thp_usable(), "backing %s", backing_name(info.backing));
+		TEST_CHECK(cap_visible() == 0, "unexpected NOTICE");
+	}
+	TEST_CHECK(drain_refill(mp) == 0, "pool");
+out:
+	rte_mempool_free(mp);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_iova_autotest, test_mem_iova);
+
+/* --- EAL on hugetlbfs ----------------------------------------------------- */
+
+static int
+test_mem_hugetlbfs(void)
+{
+	struct rte_pmd_turbomem_mem_info info;
+	struct rte_mempool *mp = NULL;
+	struct smaps_sum sm;
+	int ret = TEST_SUCCESS;
+	uintptr_t va;
+	size_t len;
+
+	if (api_load() != 0)
+		return TEST_FAILED;
+	if (!rte_eal_has_hugepages()) {
+		printf("EAL runs without hugepages\n");
+		return TEST_SKIPPED;
+	}
+	mp = rte_pktmbuf_pool_create_by_ops("tm_htlb", 8191, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
+	TEST_CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));
+	TEST_CHECK(mem_info(mp, &info) == 0, "mem_info");
+	print_info(mp->name, &info);
+	TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_HUGETLBFS,
+		"backing %s", backing_name(info.backing));
+	TEST_CHECK(info.page_size >= HUGE_SZ && info.huge_bytes == info.bytes,
+		"page %" PRIu64 ", %" PRIu64 " of %" PRIu64 " huge",
+		info.page_size, info.huge_bytes, info.bytes);
+	TEST_CHECK(info.numa_node == 0, "node %d", info.numa_node);
+	va = first_chunk(mp, &len);
+	TEST_CHECK(smaps_range(va, va + len, &sm) == 0, "smaps");
+	TEST_CHECK(sm.kpage == info.page_size && !sm.advised,
+		"smaps page %" PRIu64 ", advised %d", sm.kpage, sm.advised);
+	TEST_CHECK(drain_refill(mp) == 0, "pool");
+out:
+	rte_mempool_free(mp);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_hugetlbfs_autotest, test_mem_hugetlbfs);
