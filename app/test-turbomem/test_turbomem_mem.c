@@ -26,6 +26,9 @@
  *       rte_mempool_populate_virt on the application's own memory, partly
  *       written before: interior advised, written part collapsed (or one
  *       NOTICE with TURBOMEM_TEST_FAIL=collapse).
+ *   turbomem_mem_xmem_autotest     pool on the application's external heap
+ *       (testpmd --mp-alloc=xmem): no heap of turbomem's own, the written
+ *       memory collapsed into 2 MB pages, socket id kept.
  *   turbomem_mem_heaps_autotest    malloc heaps run out: NOTICE, EAL memory.
  *   turbomem_mem_iova_autotest     [--expect=pa]
  *       run with --iova-mode=pa: EAL 22.11 selects VA without hugepages;
@@ -55,6 +58,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_vfio.h>
 
 #include "rte_pmd_turbomem.h"
 #include "test.h"
@@ -761,6 +765,73 @@ out:
 	return ret;
 }
 TM_TEST_REGISTER(turbomem_mem_appmem_autotest, test_mem_appmem);
+
+/* --- the application's external heap (testpmd --mp-alloc=xmem) ---------- */
+
+static int
+test_mem_xmem(void)
+{
+	const size_t len = 64u << 20;
+	struct rte_pmd_turbomem_mem_info info;
+	struct rte_mempool *mp = NULL;
+	rte_iova_t iova[(64u << 20) / 4096];
+	size_t pg = 4096, i;
+	int ret = TEST_SUCCESS, socket, maps0;
+	bool added = false;
+	uintptr_t c;
+	size_t clen;
+	void *va;
+
+	if (api_load() != 0)
+		return TEST_FAILED;
+	if (!thp_usable())
+		return TEST_SKIPPED;
+	/* As testpmd does: 4 KB pages, each written to learn its IOVA. */
+	va = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(va != MAP_FAILED, "mmap");
+	for (i = 0; i < len / pg; i++) {
+		*(volatile char *)RTE_PTR_ADD(va, i * pg) = 0;
+		iova[i] = (uintptr_t)va + i * pg;
+	}
+	TEST_CHECK(rte_malloc_heap_create("tm_xmem") == 0, "heap");
+	TEST_CHECK(rte_malloc_heap_memory_add("tm_xmem", va, len, iova,
+		len / pg, pg) == 0, "memory_add: %s", rte_strerror(rte_errno));
+	added = true;
+	socket = rte_malloc_heap_get_socket("tm_xmem");
+	maps0 = maps_lines();
+
+	cap_start();
+	mp = rte_pktmbuf_pool_create_by_ops("tm_xmem", 8191, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, socket, TM_OPS);
+	cap_stop();
+	TEST_CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));
+	TEST_CHECK(mp->socket_id == socket, "socket %d, asked %d",
+		mp->socket_id, socket);
+	TEST_CHECK(maps_lines() <= maps0 + 4, "%d mappings, %d before",
+		maps_lines(), maps0);
+	TEST_CHECK(mem_info(mp, &info) == 0, "mem_info");
+	print_info(mp->name, &info);
+	TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_EXTERNAL,
+		"backing %s", backing_name(info.backing));
+	TEST_CHECK(info.numa_node == -1, "node %d", info.numa_node);
+	/* All of the chunk's 2 MB-aligned interior, nothing else. */
+	c = first_chunk(mp, &clen);
+	TEST_CHECK(rte_vfio_is_enabled("vfio") || info.huge_bytes ==
+		RTE_ALIGN_FLOOR(c + clen, HUGE_SZ) - RTE_ALIGN_CEIL(c, HUGE_SZ),
+		"%" PRIu64 " of %" PRIu64 " bytes collapsed", info.huge_bytes,
+		info.bytes);
+	TEST_CHECK(cap_visible() == 0, "unexpected NOTICE");
+	TEST_CHECK(drain_refill(mp) == 0, "pool");
+out:
+	rte_mempool_free(mp);
+	if (added)
+		rte_malloc_heap_memory_remove("tm_xmem", va, len);
+	rte_malloc_heap_destroy("tm_xmem");
+	munmap(va, len);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_xmem_autotest, test_mem_xmem);
 
 /* --- malloc heaps run out ------------------------------------------------- */
 

@@ -31,21 +31,46 @@ extern "C" {
 #define RTE_PMD_TURBOMEM_OPS_NAME "turbomem"
 
 /**
- * Environment variable read once per process for the defaults of pools made
- * without a configuration (e.g. through --mbuf-pool-ops-name):
+ * Environment variable read once per process (at the first turbomem pool)
+ * for the defaults of pools made without a configuration, e.g. through
+ * rte_pktmbuf_pool_create_by_ops() or --mbuf-pool-ops-name:
  * comma-separated key=value pairs, "thp=off|on|required,numa=none|preferred|bind".
+ * A configuration passed to rte_mempool_set_ops_byname() overrides it
+ * field by field. A bad entry makes every turbomem pool creation fail with
+ * -EINVAL and one error line naming it.
  */
 #define RTE_PMD_TURBOMEM_ENV "TURBOMEM_CONFIG"
 
-/** Transparent Huge Pages for pool memory when EAL has no hugepages. */
+/**
+ * Transparent Huge Pages for pool memory when EAL has no hugepages
+ * (--no-huge). turbomem then gives each pool its own malloc heap of
+ * private, 2 MB-aligned anonymous memory, advised MADV_HUGEPAGE before
+ * first touch (one heap per pool; when RTE_MAX_HEAPS heaps are in use the
+ * pool falls back to EAL memory with a NOTICE). With EAL hugepages the
+ * memory is left as it is, whatever the setting. Application memory given
+ * to rte_mempool_populate_virt()/_iova() is advised on its 2 MB-aligned
+ * interior; pages already written are collapsed (MADV_COLLAPSE, Linux >=
+ * 6.1) only with IOVA as VA and when EAL does not know the memory.
+ * IOVA as PA without hugepages (EAL 22.11 never selects it): EAL memory
+ * with one NOTICE.
+ */
 enum rte_pmd_turbomem_thp {
 	RTE_PMD_TURBOMEM_THP_DEFAULT = 0, /**< process default (ON unless set) */
 	RTE_PMD_TURBOMEM_THP_OFF,      /**< leave pool memory to EAL */
-	RTE_PMD_TURBOMEM_THP_ON,       /**< use THP where the kernel allows */
-	RTE_PMD_TURBOMEM_THP_REQUIRED, /**< fail pool creation without THP */
+	/** Use THP where the kernel allows; else 4 KB pages and one NOTICE. */
+	RTE_PMD_TURBOMEM_THP_ON,
+	/** Fail pool creation (-ENOTSUP, -ENOSPC) where THP cannot be had. */
+	RTE_PMD_TURBOMEM_THP_REQUIRED,
 };
 
-/** NUMA placement of memory turbomem maps itself. */
+/**
+ * NUMA placement of memory turbomem maps itself, on the node of the pool's
+ * socket id. SOCKET_ID_ANY is never bound: first touch places the memory,
+ * on the node of the thread that populates the pool. Without libnuma at
+ * build time or with numa_available() < 0 the memory is unbound (one INFO
+ * line); a failing mbind() leaves it unbound (one WARNING). The memory
+ * report says which.
+ */
 enum rte_pmd_turbomem_numa {
 	RTE_PMD_TURBOMEM_NUMA_DEFAULT = 0, /**< process default (BIND unless set) */
 	RTE_PMD_TURBOMEM_NUMA_NONE,      /**< no policy: first-touch placement */
@@ -56,7 +81,9 @@ enum rte_pmd_turbomem_numa {
 /**
  * Per-pool configuration: pass a pointer as the third argument of
  * rte_mempool_set_ops_byname(mp, RTE_PMD_TURBOMEM_OPS_NAME, &cfg) before
- * the pool is populated. The driver copies it; NULL means the defaults.
+ * the pool is populated. The driver copies it when the first populate call
+ * runs, so it must stay valid until then; NULL means the defaults. Values
+ * out of range fail pool creation with -EINVAL.
  */
 struct rte_pmd_turbomem_config {
 	enum rte_pmd_turbomem_thp thp;
@@ -68,22 +95,27 @@ enum rte_pmd_turbomem_backing {
 	RTE_PMD_TURBOMEM_BACKING_NONE = 0, /**< not populated yet */
 	RTE_PMD_TURBOMEM_BACKING_HUGETLBFS, /**< EAL hugepages, left as they are */
 	RTE_PMD_TURBOMEM_BACKING_THP,      /**< turbomem's THP-advised memory */
-	RTE_PMD_TURBOMEM_BACKING_4K,       /**< EAL memory in 4 KB pages */
+	/** 4 KB pages: EAL's --no-huge memory, or turbomem's own without THP */
+	RTE_PMD_TURBOMEM_BACKING_4K,
 	RTE_PMD_TURBOMEM_BACKING_EXTERNAL, /**< memory given by the application */
 	RTE_PMD_TURBOMEM_BACKING_MIXED,    /**< chunks of different kinds */
 };
 
 /**
  * Memory report of one pool. Sizes are bytes; huge_bytes is read from
- * /proc/self/smaps (AnonHugePages, or hugetlbfs pages) at the time of the
- * call, never inferred from madvise().
+ * /proc/self/smaps at the time of the call, never inferred from madvise():
+ * hugetlbfs mappings count whole; for others, a mapping's AnonHugePages
+ * less the part of the mapping outside the pool (a lower bound, exact for
+ * turbomem's own memory). Flat fields, so that telemetry can expose them
+ * as they are. rte_pmd_turbomem_mem_info() reads smaps: not for fast paths.
  */
 struct rte_pmd_turbomem_mem_info {
 	uint64_t bytes;       /**< pool memory: sum of the chunk lengths */
 	uint64_t huge_bytes;  /**< of which in pages of 2 MB or more */
 	uint64_t page_size;   /**< largest page size seen in the pool memory */
 	enum rte_pmd_turbomem_backing backing;
-	int32_t numa_node;    /**< node the memory is bound to, -1 if unbound */
+	/** node the memory is bound to (hugetlbfs: its socket), -1 if unbound */
+	int32_t numa_node;
 	uint32_t nb_chunks;   /**< memory chunks populated */
 	char note[64];        /**< why THP/binding is off, or "" */
 };

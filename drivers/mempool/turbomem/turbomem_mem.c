@@ -20,10 +20,12 @@
  *  - --no-huge with IOVA as PA (EAL 22.11 forces VA without hugepages, so
  *    only a future EAL can get here): private memory has no stable
  *    physical address, so EAL memory, one NOTICE.
- *  - Memory the application passes to populate: the 2 MB-aligned interior
- *    is advised before the objects are written; what is already resident
- *    is collapsed (MADV_COLLAPSE) only in IOVA-as-VA mode and only when
- *    EAL does not know the memory (so it cannot be DMA-mapped yet).
+ *  - Memory the application passes to populate, or its own external heap
+ *    (testpmd --mp-alloc=xmem, which writes every page first): the 2 MB-
+ *    aligned interior is advised before the objects are written; what is
+ *    already resident is collapsed (MADV_COLLAPSE) only in IOVA-as-VA
+ *    mode, and for memory registered with EAL only while VFIO is off (it
+ *    may have DMA-mapped it).
  *
  * One heap per pool, not one shared heap: with a shared heap two pools
  * created at once could place their memzones in each other's regions, and
@@ -48,6 +50,7 @@
 #include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_mempool.h>
+#include <rte_vfio.h>
 
 #include "turbomem_osmem.h"
 #include "turbomem_private.h"
@@ -177,7 +180,7 @@ tm_region_bind(struct rte_mempool *mp, struct turbomem_mem *mem)
 {
 	int node = mem->req_socket, ret;
 
-	if (node == SOCKET_ID_ANY ||
+	if (node == SOCKET_ID_ANY || node >= RTE_MAX_NUMA_NODES ||
 			mem->cfg.numa == RTE_PMD_TURBOMEM_NUMA_NONE)
 		return;
 	ret = tm_os_numa_state();
@@ -289,6 +292,12 @@ tm_region_create(struct rte_mempool *mp, struct turbomem_mem *mem)
 		}
 	}
 	tm_region_bind(mp, mem);
+	ret = tm_os_commit(va, len);
+	if (ret < 0) {
+		TM_LOG(ERR, "pool %s: cannot make %zu bytes at %p writable: %s",
+			mp->name, len, va, strerror(-ret));
+		goto unmap;
+	}
 
 	/* IOVA as VA: a page's IOVA is its address, as EAL gives mbufs. */
 	n = len / TM_OS_HUGE_SZ;
@@ -334,8 +343,10 @@ turbomem_mem_alloc(struct rte_mempool *mp, struct turbomem_pool *tp)
 	ret = tm_config_resolve(mp, &mem->cfg);
 	if (ret < 0)
 		return ret;
+	/* The application's own heap (testpmd --mp-alloc=xmem): its memory. */
 	if (rte_eal_has_hugepages() ||
-			mem->cfg.thp == RTE_PMD_TURBOMEM_THP_OFF)
+			mem->cfg.thp == RTE_PMD_TURBOMEM_THP_OFF ||
+			rte_malloc_heap_socket_is_external(mp->socket_id) == 1)
 		return 0;
 	if (rte_eal_iova_mode() != RTE_IOVA_VA || tm_os_fail("iova_pa"))
 		return tm_no_thp(mp, mem, -ENOTSUP, "IOVA as PA without hugepages",
@@ -377,11 +388,20 @@ tm_app_chunk(struct rte_mempool *mp, struct turbomem_mem *mem,
 		return;
 	}
 	/*
-	 * Collapsing moves the data to new physical pages: only where IOVA is
-	 * the address and EAL does not know the memory (not DMA-mapped).
+	 * Collapsing moves the data to new physical pages: only where the
+	 * IOVA is the address, and not where VFIO may have DMA-mapped the
+	 * memory when the application added it to an EAL heap (the kernel
+	 * also refuses to move pinned pages, but a failed collapse would
+	 * only leave 4 KB pages behind).
 	 */
-	if (rte_eal_iova_mode() != RTE_IOVA_VA || msl != NULL)
+	if (rte_eal_iova_mode() != RTE_IOVA_VA)
 		return;
+	if (msl != NULL && rte_vfio_is_enabled("vfio")) {
+		tm_no_thp(mp, mem, 0, "not collapsed: VFIO may have mapped it",
+			"memory written before populate stays in 4 KB pages",
+			"give the pool memory not written yet");
+		return;
+	}
 	ret = tm_os_collapse_resident((void *)s, e - s, &done);
 	if (ret == -EINVAL)
 		tm_no_thp(mp, mem, 0, "no MADV_COLLAPSE (Linux < 6.1)",

@@ -119,8 +119,12 @@ tm_os_map(size_t len)
 	uintptr_t base, start;
 	void *va;
 
-	/* Over-map, then trim to a huge page boundary on both sides. */
-	va = mmap(NULL, over, PROT_READ | PROT_WRITE,
+	/*
+	 * Over-map, then trim to a huge page boundary on both sides.
+	 * PROT_NONE: under mlockall(MCL_FUTURE) (testpmd) an accessible
+	 * mapping is faulted in 4 KB pages at once, before advice and policy.
+	 */
+	va = mmap(NULL, over, PROT_NONE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (va == MAP_FAILED)
 		return NULL;
@@ -131,6 +135,13 @@ tm_os_map(size_t len)
 	if (base + over > start + len)
 		munmap((void *)(start + len), base + over - (start + len));
 	return (void *)start;
+}
+
+int
+tm_os_commit(void *va, size_t len)
+{
+	/* A locked mapping is populated here, with advice and policy set. */
+	return mprotect(va, len, PROT_READ | PROT_WRITE) == 0 ? 0 : -errno;
 }
 
 void

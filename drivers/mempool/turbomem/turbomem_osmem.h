@@ -41,12 +41,20 @@
 bool tm_os_thp_usable(char *note, size_t note_sz, char *hint, size_t hint_sz);
 
 /**
- * Map len bytes (a multiple of TM_OS_HUGE_SZ) of private anonymous memory
- * aligned to TM_OS_HUGE_SZ, not touched yet.
+ * Reserve len bytes (a multiple of TM_OS_HUGE_SZ) of private anonymous
+ * memory aligned to TM_OS_HUGE_SZ, inaccessible and not faulted: advise
+ * and bind it, then tm_os_commit() it.
  *
  * @return the address, or NULL with errno set.
  */
 void *tm_os_map(size_t len);
+
+/**
+ * Make a tm_os_map() region readable and writable. Where the process
+ * locks its future mappings (mlockall(MCL_FUTURE)), this faults it in,
+ * with the advice and NUMA policy already set. 0 or -errno.
+ */
+int tm_os_commit(void *va, size_t len);
 
 /** Unmap what tm_os_map() returned. */
 void tm_os_unmap(void *va, size_t len);
