@@ -15,10 +15,12 @@
  *       SOCKET_ID_ANY pool: unbound. The options name how NUMA must turn
  *       out (plugin built without libnuma, TURBOMEM_TEST_FAIL=numa|mbind).
  *   turbomem_mem_cycles_autotest   100 create/free: RSS and maps flat.
- *   turbomem_mem_nothp_autotest    [--env-required]
+ *   turbomem_mem_nothp_autotest    [--env-required] [--sysfs]
  *       prctl(PR_SET_THP_DISABLE): works, reports 0, one NOTICE; THP
  *       REQUIRED fails cleanly, name free. --env-required: the same through
  *       TURBOMEM_CONFIG=thp=required and rte_pktmbuf_pool_create_by_ops.
+ *       --sysfs: THP "never" system-wide (TURBOMEM_TEST_FAIL=thp_never)
+ *       instead of prctl.
  *   turbomem_mem_socket_autotest   [--env-bad]
  *       nonexistent socket and bad configuration: refused, nothing left,
  *       name free. --env-bad: TURBOMEM_CONFIG holds a bad entry.
@@ -556,12 +558,16 @@ test_mem_nothp(void)
 	struct smaps_sum sm;
 	int maps0, err = 0, ret = TEST_SUCCESS;
 	bool env = opt("--env-required") != NULL;
+	/* THP off system-wide (TURBOMEM_TEST_FAIL=thp_never), else prctl. */
+	bool sysfs = opt("--sysfs") != NULL;
+	const char *why = sysfs ? "enabled=never" : "PR_SET_THP_DISABLE";
+	const char *note = sysfs ? "never" : "prctl";
 	uintptr_t va;
 	size_t len;
 
 	if (api_load() != 0)
 		return TEST_FAILED;
-	TEST_ASSERT(prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0,
+	TEST_ASSERT(sysfs || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0,
 		"prctl: %s", strerror(errno));
 	maps0 = maps_lines();
 
@@ -579,7 +585,7 @@ test_mem_nothp(void)
 	}
 	TEST_CHECK(mp == NULL, "THP required, THP disabled: pool made");
 	printf("THP required: %s\n", strerror(-err));
-	TEST_CHECK(cap_count(RTE_LOG_ERR, "PR_SET_THP_DISABLE") == 1 &&
+	TEST_CHECK(cap_count(RTE_LOG_ERR, why) == 1 &&
 		cap_visible() == 1, "not one ERR line naming the reason");
 	TEST_CHECK(rte_mempool_lookup("tm_nothp") == NULL, "name still taken");
 	TEST_CHECK(maps_lines() == maps0, "%d mappings, %d before",
@@ -604,7 +610,7 @@ test_mem_nothp(void)
 			RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
 	cap_stop();
 	TEST_CHECK(mp != NULL, "pool without THP: %s", rte_strerror(rte_errno));
-	TEST_CHECK(cap_count(RTE_LOG_NOTICE, "PR_SET_THP_DISABLE") == 1 &&
+	TEST_CHECK(cap_count(RTE_LOG_NOTICE, why) == 1 &&
 		cap_visible() == 1, "not one NOTICE line naming the reason");
 	TEST_CHECK(drain_refill(mp) == 0, "pool does not work");
 	TEST_CHECK(mem_info(mp, &info) == 0, "mem_info");
@@ -614,7 +620,7 @@ test_mem_nothp(void)
 	TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_4K &&
 		info.page_size == 4096, "backing %s, page %" PRIu64,
 		backing_name(info.backing), info.page_size);
-	TEST_CHECK(strstr(info.note, "prctl") != NULL, "note \"%s\"",
+	TEST_CHECK(strstr(info.note, note) != NULL, "note \"%s\"",
 		info.note);
 	va = first_chunk(mp, &len);
 	TEST_CHECK(smaps_range(va, va + len, &sm) == 0 && sm.anon_huge == 0,

@@ -89,6 +89,8 @@ tm_os_thp_usable(char *note, size_t note_sz, char *hint, size_t hint_sz)
 		return false;
 	}
 	tm_thp_mode(TM_THP_SYSFS "/enabled", mode, sizeof(mode));
+	if (tm_os_fail("thp_never"))
+		snprintf(mode, sizeof(mode), "never");
 	if (mode[0] == '\0') {
 		snprintf(note, note_sz, "kernel without THP");
 		snprintf(hint, hint_sz, "use a kernel built with CONFIG_TRANSPARENT_HUGEPAGE, or reserve hugepages for EAL");
@@ -98,12 +100,12 @@ tm_os_thp_usable(char *note, size_t note_sz, char *hint, size_t hint_sz)
 	tm_thp_mode(TM_THP_SYSFS "/hugepages-2048kB/enabled", pmd, sizeof(pmd));
 	if (strcmp(mode, "never") == 0 &&
 			(pmd[0] == '\0' || strcmp(pmd, "inherit") == 0)) {
-		snprintf(note, note_sz, "THP disabled: " TM_THP_SYSFS "/enabled is never");
+		snprintf(note, note_sz, "THP disabled system-wide (sysfs enabled=never)");
 		snprintf(hint, hint_sz, "echo madvise > " TM_THP_SYSFS "/enabled");
 		return false;
 	}
 	if (strcmp(pmd, "never") == 0) {
-		snprintf(note, note_sz, "THP disabled: 2 MB THP size is never");
+		snprintf(note, note_sz, "2 MB THP disabled (sysfs hugepages-2048kB=never)");
 		snprintf(hint, hint_sz, "echo inherit > " TM_THP_SYSFS "/hugepages-2048kB/enabled");
 		return false;
 	}

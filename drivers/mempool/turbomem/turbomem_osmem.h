@@ -17,6 +17,8 @@
  *   numa      numa_available() reports no NUMA support
  *   mbind     mbind() fails with EIO
  *   collapse  madvise(MADV_COLLAPSE) fails with EINVAL (kernel < 6.1)
+ *   thp_never sysfs transparent_hugepage/enabled reads "never" (a real
+ *             change would affect every process on the machine)
  *   iova_pa   (read by turbomem_mem.c) act as if EAL used IOVA as PA,
  *             which EAL 22.11 never selects without hugepages
  * for failures a test cannot provoke for real. Not for production use.
