@@ -14,6 +14,8 @@
  *       report agrees, socket id reads back, buf_iova == address, node;
  *       SOCKET_ID_ANY pool: unbound. The options name how NUMA must turn
  *       out (plugin built without libnuma, TURBOMEM_TEST_FAIL=numa|mbind).
+ *   turbomem_mem_shapes_autotest   element sizes and flags: the pool's own
+ *       region holds it in one chunk, all in 2 MB pages.
  *   turbomem_mem_cycles_autotest   100 create/free: RSS and maps flat.
  *   turbomem_mem_nothp_autotest    [--env-required] [--sysfs]
  *       prctl(PR_SET_THP_DISABLE): works, reports 0, one NOTICE; THP
@@ -490,6 +492,58 @@ out:
 	return ret;
 }
 TM_TEST_REGISTER(turbomem_mem_thp_autotest, test_mem_thp);
+
+/* --- region sizing: every pool shape fits its heap in one chunk ---------- */
+
+static int
+test_mem_shapes(void)
+{
+	static const struct {
+		unsigned int n, elt, flags;
+	} shapes[] = {
+		{ 1, 64, 0 },
+		{ 127, 64, 0 },
+		{ 10000, 2048, 0 },
+		{ 10000, 2048, RTE_MEMPOOL_F_NO_IOVA_CONTIG },
+		{ 5, (1u << 20) + 1, 0 },
+		{ 3, 3u << 20, 0 },
+		{ 3, 3u << 20, RTE_MEMPOOL_F_NO_IOVA_CONTIG },
+		{ 4096, 512, RTE_MEMPOOL_F_NO_SPREAD },
+	};
+	struct rte_pmd_turbomem_mem_info info;
+	struct rte_mempool *mp;
+	unsigned int i;
+	int ret;
+
+	if (api_load() != 0)
+		return TEST_FAILED;
+	if (!thp_usable())
+		return TEST_SKIPPED;
+	for (i = 0; i < RTE_DIM(shapes); i++) {
+		mp = rte_mempool_create_empty("tm_shape", shapes[i].n,
+				shapes[i].elt, 0, 0, 0, shapes[i].flags);
+		TEST_ASSERT(mp != NULL, "shape %u", i);
+		ret = rte_mempool_set_ops_byname(mp, TM_OPS, NULL);
+		if (ret == 0)
+			ret = rte_mempool_populate_default(mp);
+		if (ret != (int)shapes[i].n || mem_info(mp, &info) != 0) {
+			printf("shape %u (%u x %u, flags %#x): populate gave %d\n",
+				i, shapes[i].n, shapes[i].elt, shapes[i].flags,
+				ret);
+			rte_mempool_free(mp);
+			return TEST_FAILED;
+		}
+		print_info("tm_shape", &info);
+		ret = info.backing == RTE_PMD_TURBOMEM_BACKING_THP &&
+			info.nb_chunks == 1 && info.huge_bytes == info.bytes &&
+			mp->socket_id == 0 && drain_refill(mp) == 0;
+		rte_mempool_free(mp);
+		TEST_ASSERT(ret, "shape %u (%u x %u, flags %#x)", i,
+			shapes[i].n, shapes[i].elt, shapes[i].flags);
+	}
+	return TEST_SUCCESS;
+}
+TM_TEST_REGISTER(turbomem_mem_shapes_autotest, test_mem_shapes);
 
 /* --- create/free cycles --------------------------------------------------- */
 
