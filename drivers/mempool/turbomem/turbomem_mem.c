@@ -170,7 +170,11 @@ tm_no_thp(struct rte_mempool *mp, struct turbomem_mem *mem, int err,
 			mp->name, note, hint);
 		return err;
 	}
-	TM_LOG(NOTICE, "pool %s: %s, %s; %s", mp->name, note, what, hint);
+	/* Once per pool: populate may meet the reason alloc already met. */
+	if (!mem->thp_logged)
+		TM_LOG(NOTICE, "pool %s: %s, %s; %s", mp->name, note, what,
+			hint);
+	mem->thp_logged = true;
 	return 0;
 }
 

@@ -52,6 +52,7 @@ struct turbomem_mem {
 	size_t region_len;
 	int node;		/**< node the region is bound to, or -1 */
 	bool thp;		/**< region advised MADV_HUGEPAGE */
+	bool thp_logged;	/**< why THP is off was logged */
 	uint32_t kinds;		/**< 1 << backing, for each chunk populated */
 	char heap[32];		/**< malloc heap holding the region */
 	char note[64];		/**< why THP or binding is off */
