@@ -62,7 +62,6 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
-#include <rte_vfio.h>
 
 #include "rte_pmd_turbomem.h"
 #include "test.h"
@@ -877,7 +876,7 @@ test_mem_xmem(void)
 	TEST_CHECK(info.numa_node == -1, "node %d", info.numa_node);
 	/* All of the chunk's 2 MB-aligned interior, nothing else. */
 	c = first_chunk(mp, &clen);
-	TEST_CHECK(rte_vfio_is_enabled("vfio") || info.huge_bytes ==
+	TEST_CHECK(info.huge_bytes ==
 		RTE_ALIGN_FLOOR(c + clen, HUGE_SZ) - RTE_ALIGN_CEIL(c, HUGE_SZ),
 		"%" PRIu64 " of %" PRIu64 " bytes collapsed", info.huge_bytes,
 		info.bytes);

@@ -24,8 +24,8 @@
  *    (testpmd --mp-alloc=xmem, which writes every page first): the 2 MB-
  *    aligned interior is advised before the objects are written; what is
  *    already resident is collapsed (MADV_COLLAPSE) only in IOVA-as-VA
- *    mode, and for memory registered with EAL only while VFIO is off (it
- *    may have DMA-mapped it).
+ *    mode, and for memory registered with EAL only while no VFIO/iommufd
+ *    device is open (VFIO maps external heap memory when it is added).
  *
  * One heap per pool, not one shared heap: with a shared heap two pools
  * created at once could place their memzones in each other's regions, and
@@ -50,7 +50,6 @@
 #include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_mempool.h>
-#include <rte_vfio.h>
 
 #include "turbomem_osmem.h"
 #include "turbomem_private.h"
@@ -394,13 +393,14 @@ tm_app_chunk(struct rte_mempool *mp, struct turbomem_mem *mem,
 	/*
 	 * Collapsing moves the data to new physical pages: only where the
 	 * IOVA is the address, and not where VFIO may have DMA-mapped the
-	 * memory when the application added it to an EAL heap (the kernel
+	 * memory when the application added it to an EAL heap (rte_vfio.h's
+	 * check is internal in newer DPDK: look for open VFIO files; the kernel
 	 * also refuses to move pinned pages, but a failed collapse would
 	 * only leave 4 KB pages behind).
 	 */
 	if (rte_eal_iova_mode() != RTE_IOVA_VA)
 		return;
-	if (msl != NULL && rte_vfio_is_enabled("vfio")) {
+	if (msl != NULL && tm_os_vfio_open()) {
 		tm_no_thp(mp, mem, 0, "not collapsed: VFIO may have mapped it",
 			"memory written before populate stays in 4 KB pages",
 			"give the pool memory not written yet");

@@ -2,6 +2,7 @@
  * Copyright(c) 2026 The turbomem authors
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -371,4 +372,29 @@ tm_os_page_size(const void *va)
 	if (tm_smaps_walk(tm_page_vma, &w) < 0)
 		return 0;
 	return w.kpage;
+}
+
+bool
+tm_os_vfio_open(void)
+{
+	char target[64];
+	struct dirent *d;
+	bool found = false;
+	ssize_t n;
+	DIR *dir;
+
+	dir = opendir("/proc/self/fd");
+	if (dir == NULL)
+		return true; /* unknown: assume DMA mappings may exist */
+	while (!found && (d = readdir(dir)) != NULL) {
+		n = readlinkat(dirfd(dir), d->d_name, target,
+				sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		found = strncmp(target, "/dev/vfio/", 10) == 0 ||
+			strncmp(target, "/dev/iommu", 10) == 0;
+	}
+	closedir(dir);
+	return found;
 }

@@ -114,6 +114,12 @@ int tm_os_huge_bytes(const struct tm_os_range *r, unsigned int n,
 /** KernelPageSize of the mapping holding va, or 0 if none. */
 uint64_t tm_os_page_size(const void *va);
 
+/**
+ * Whether this process has a VFIO or iommufd device open, i.e. may have
+ * DMA-mapped memory (true when that cannot be read).
+ */
+bool tm_os_vfio_open(void);
+
 /** Test-only failure injection (see above): true if what is listed. */
 bool tm_os_fail(const char *what);
 
