@@ -23,13 +23,15 @@
  *       TURBOMEM_CONFIG=thp=required and rte_pktmbuf_pool_create_by_ops.
  *       --sysfs: THP "never" system-wide (TURBOMEM_TEST_FAIL=thp_never)
  *       instead of prctl.
- *   turbomem_mem_socket_autotest   [--env-bad]
+ *   turbomem_mem_socket_autotest   [--env-bad | --mmap-fail]
  *       nonexistent socket and bad configuration: refused, nothing left,
  *       name free. --env-bad: TURBOMEM_CONFIG holds a bad entry.
- *   turbomem_mem_appmem_autotest   [--collapse=fail]
+ *       --mmap-fail: TURBOMEM_TEST_FAIL=mmap, the region cannot be mapped.
+ *   turbomem_mem_appmem_autotest   [--collapse=fail | --nothp]
  *       rte_mempool_populate_virt on the application's own memory, partly
  *       written before: interior advised, written part collapsed (or one
- *       NOTICE with TURBOMEM_TEST_FAIL=collapse).
+ *       NOTICE with TURBOMEM_TEST_FAIL=collapse). --nothp: under
+ *       prctl(PR_SET_THP_DISABLE), one NOTICE, nothing huge.
  *   turbomem_mem_xmem_autotest     pool on the application's external heap
  *       (testpmd --mp-alloc=xmem): no heap of turbomem's own, the written
  *       memory collapsed into 2 MB pages, socket id kept.
@@ -700,6 +702,34 @@ test_mem_socket(void)
 		socket = RTE_MAX(socket, rte_socket_id_by_idx(i) + 1);
 	maps0 = maps_lines();
 
+	if (opt("--mmap-fail") != NULL) {
+		/* TURBOMEM_TEST_FAIL=mmap: the pool's own region cannot be had. */
+		char heap[64];
+
+		mp = rte_mempool_create_empty("tm_sock", 1023, 2048, 0, 0, 0, 0);
+		TEST_CHECK(mp != NULL, "create_empty");
+		TEST_CHECK(rte_mempool_set_ops_byname(mp, TM_OPS, NULL) == 0,
+			"ops");
+		cap_start();
+		err = rte_mempool_populate_default(mp);
+		cap_stop();
+		TEST_CHECK(err == -ENOMEM, "populate gave %d", err);
+		TEST_CHECK(cap_count(RTE_LOG_ERR, "cannot map") == 1 &&
+			cap_visible() == 1, "not one ERR line");
+		snprintf(heap, sizeof(heap), "turbomem-%p", (void *)mp);
+		TEST_CHECK(rte_malloc_heap_get_socket(heap) < 0,
+			"heap %s left behind", heap);
+		TEST_CHECK(mp->socket_id == 0, "socket %d", mp->socket_id);
+		rte_mempool_free(mp);
+		mp = NULL;
+		TEST_CHECK(maps_lines() == maps0, "%d mappings, %d before",
+			maps_lines(), maps0);
+		/* Name free; THP off needs no region of its own. */
+		mp = rte_mempool_create_empty("tm_sock", 1023, 2048, 0, 0, 0, 0);
+		TEST_CHECK(mp != NULL, "create_empty again");
+		goto out;
+	}
+
 	if (opt("--env-bad") != NULL) {
 		cap_start();
 		mp = rte_pktmbuf_pool_create_by_ops("tm_sock", 1023, 0, 0,
@@ -759,6 +789,7 @@ test_mem_appmem(void)
 {
 	const size_t map_len = 16u << 20, len = 12u << 20, pre = 4u << 20;
 	bool fail = opt("--collapse") != NULL;
+	bool nothp = opt("--nothp") != NULL;
 	struct rte_pmd_turbomem_mem_info info;
 	struct rte_mempool *mp = NULL;
 	struct smaps_sum sm;
@@ -785,6 +816,8 @@ test_mem_appmem(void)
 			RTE_MEMPOOL_F_NO_IOVA_CONTIG);
 	TEST_CHECK(mp != NULL, "create_empty");
 	TEST_CHECK(rte_mempool_set_ops_byname(mp, TM_OPS, NULL) == 0, "ops");
+	TEST_CHECK(!nothp || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0,
+		"prctl");
 	cap_start();
 	n = rte_mempool_populate_virt(mp, (char *)a, len, 4096, NULL, NULL);
 	cap_stop();
@@ -800,6 +833,17 @@ test_mem_appmem(void)
 	TEST_CHECK(smaps_range(s, e, &sm) == 0, "smaps");
 	printf("interior %zu MB: AnonHugePages %" PRIu64 " kB, advised %d\n",
 		(size_t)(e - s) >> 20, sm.anon_huge >> 10, sm.advised);
+	if (nothp) {
+		/* alloc and populate both meet the reason: one line. */
+		TEST_CHECK(cap_count(RTE_LOG_NOTICE, "PR_SET_THP_DISABLE") == 1 &&
+			cap_visible() == 1, "not one NOTICE");
+		TEST_CHECK(sm.anon_huge == 0 && info.huge_bytes == 0 &&
+			strstr(info.note, "prctl") != NULL,
+			"%" PRIu64 " kB huge, note \"%s\"", sm.anon_huge >> 10,
+			info.note);
+		TEST_CHECK(drain_refill(mp) == 0, "pool");
+		goto out;
+	}
 	TEST_CHECK(sm.advised && sm.vma_bytes == e - s,
 		"interior not advised as its own mapping (%" PRIu64 " bytes)",
 		sm.vma_bytes);
@@ -819,6 +863,8 @@ test_mem_appmem(void)
 		sm.anon_huge);
 	TEST_CHECK(drain_refill(mp) == 0, "pool");
 out:
+	if (nothp)
+		prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
 	rte_mempool_free(mp);
 	munmap(map, map_len + HUGE_SZ);
 	return ret;

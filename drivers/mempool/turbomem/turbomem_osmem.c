@@ -127,6 +127,10 @@ tm_os_map(size_t len)
 	 * PROT_NONE: under mlockall(MCL_FUTURE) (testpmd) an accessible
 	 * mapping is faulted in 4 KB pages at once, before advice and policy.
 	 */
+	if (tm_os_fail("mmap")) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	va = mmap(NULL, over, PROT_NONE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (va == MAP_FAILED)

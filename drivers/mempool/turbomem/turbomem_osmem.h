@@ -14,6 +14,7 @@
  *
  * Test-only failure injection: the environment variable
  * TURBOMEM_TEST_FAIL, read once, holds a comma-separated list of
+ *   mmap      tm_os_map() fails with ENOMEM
  *   numa      numa_available() reports no NUMA support
  *   mbind     mbind() fails with EIO
  *   collapse  madvise(MADV_COLLAPSE) fails with EINVAL (kernel < 6.1)
