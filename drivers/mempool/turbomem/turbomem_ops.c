@@ -69,7 +69,7 @@ turbomem_alloc(struct rte_mempool *mp)
 	}
 
 	hdr = RTE_ALIGN_CEIL(sizeof(*tp), RTE_CACHE_LINE_SIZE);
-	size = hdr + tm_lifo_size(mp->size);
+	size = hdr + sizeof(struct turbomem_stats) + tm_lifo_size(mp->size);
 	tp = rte_zmalloc_socket("turbomem_pool", size, RTE_CACHE_LINE_SIZE,
 			mp->socket_id);
 	if (tp == NULL) {
@@ -77,7 +77,8 @@ turbomem_alloc(struct rte_mempool *mp)
 			mp->name, size, mp->socket_id);
 		return -ENOMEM;
 	}
-	tp->lifo = RTE_PTR_ADD(tp, hdr);
+	tp->stats = RTE_PTR_ADD(tp, hdr);
+	tp->lifo = RTE_PTR_ADD(tp->stats, sizeof(struct turbomem_stats));
 	tm_objmap_init(&tp->map, mp);
 	tm_lifo_init(tp->lifo, mp->size);
 	mp->pool_data = tp;
@@ -101,8 +102,11 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
+	unsigned int retries;
 
-	tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx, &tp->map);
+	retries = tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx,
+			&tp->map);
+	turbomem_stats_put(tp->stats, n, retries);
 	return 0;
 }
 
@@ -115,6 +119,7 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 
 	ret = tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
 			&tp->map);
+	turbomem_stats_get(tp->stats, n, ret);
 	return ret < 0 ? ret : 0;
 }
 

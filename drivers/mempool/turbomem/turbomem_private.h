@@ -5,12 +5,15 @@
 #ifndef TURBOMEM_PRIVATE_H
 #define TURBOMEM_PRIVATE_H
 
+#include <string.h>
+
 #include <rte_log.h>
 #include <rte_mempool.h>
 
 #include "rte_pmd_turbomem.h"
 #include "tm_lifo.h"
 #include "turbomem_objmap.h"
+#include "turbomem_stats.h"
 
 /*
  * Marks the definition of a public function of rte_pmd_turbomem.h.
@@ -46,6 +49,24 @@ extern int turbomem_logtype;
 struct turbomem_pool {
 	struct tm_objmap map;	/**< object <-> index */
 	struct tm_lifo *lifo;	/**< same allocation, after this struct */
+	/* statistics (issue 7) */
+	struct turbomem_stats *stats; /**< same allocation, before lifo */
 };
+
+/**
+ * The driver data of mp, or NULL if mp is NULL, not a turbomem pool, or not
+ * allocated yet. Checked by name: ops pointers differ between processes.
+ */
+static inline struct turbomem_pool *
+turbomem_pool_of(const struct rte_mempool *mp)
+{
+	if (mp == NULL || mp->ops_index < 0 ||
+			(uint32_t)mp->ops_index >= rte_mempool_ops_table.num_ops)
+		return NULL;
+	if (strcmp(rte_mempool_get_ops(mp->ops_index)->name,
+			TURBOMEM_OPS_NAME) != 0)
+		return NULL;
+	return mp->pool_data;
+}
 
 #endif /* TURBOMEM_PRIVATE_H */
