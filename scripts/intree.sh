@@ -13,42 +13,12 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$top/build-intree}
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo=sudo
-
 log() { printf 'intree: %s\n' "$*"; }
 
-# deb-src entries derived from the machine's own Debian sources.
-add_deb_src() {
-	local f out
-	if grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ ||
-		grep -qs '^deb-src ' /etc/apt/sources.list; then
-		return
-	fi
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -e "$f" ] || continue
-		grep -q 'debian' "$f" || continue
-		out=/etc/apt/sources.list.d/turbomem-src-$(basename "$f")
-		sed 's/^Types: deb$/Types: deb-src/' "$f" | $sudo tee "$out" >/dev/null
-	done
-	if grep -qs '^deb ' /etc/apt/sources.list; then
-		sed -n 's/^deb /deb-src /p' /etc/apt/sources.list |
-			$sudo tee /etc/apt/sources.list.d/turbomem-src.list >/dev/null
-	fi
-	$sudo apt-get update -qq
-}
-
-ver=$(dpkg-query -W -f='${Version}' libdpdk-dev)
-upstream=${ver%%-*}
-mkdir -p "$work"
-cd "$work"
-if [ ! -d "dpdk-$upstream" ]; then
-	add_deb_src
-	log "fetching Debian's dpdk source $ver"
-	apt-get source -qq "dpdk=$ver" >/dev/null 2>&1 || {
-		log "apt-get source dpdk=$ver failed"; exit 1; }
-fi
-src=$work/dpdk-$upstream
+# shellcheck source=scripts/dpdk-source.sh
+. "$top/scripts/dpdk-source.sh"
+src=$(dpdk_source "$work")
+upstream=${src##*/dpdk-}
 
 rm -rf "$src/drivers/mempool/turbomem"
 cp -a "$top/drivers/mempool/turbomem" "$src/drivers/mempool/"
