@@ -213,7 +213,24 @@ static struct rte_mempool_ops turbomem_ops = {
  */
 RTE_INIT(turbomem_register)
 {
-	int ret = rte_mempool_register_ops(&turbomem_ops);
+	unsigned int i;
+	int ret;
+
+	/*
+	 * DPDK does not refuse a name registered twice: a second copy of the
+	 * plugin (installed in the plugin directory and given with -d) would
+	 * take another of the 16 slots and never be used.
+	 */
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++) {
+		if (strcmp(rte_mempool_ops_table.ops[i].name,
+				TURBOMEM_OPS_NAME) == 0) {
+			TM_LOG(WARNING, "mempool ops \"%s\" already registered (slot %u of %u): this copy of the driver is loaded twice (installed in the plugin directory and given with -d?) and is not used",
+				TURBOMEM_OPS_NAME, i,
+				rte_mempool_ops_table.num_ops);
+			return;
+		}
+	}
+	ret = rte_mempool_register_ops(&turbomem_ops);
 
 	if (ret < 0)
 		TM_LOG(ERR, "cannot register mempool ops \"%s\": %s (%u of %d ops table slots used); load fewer mempool drivers (remove unused librte_mempool_*.so from the plugin directory or pass only the -d plugins you need) or build DPDK with fewer mempool drivers",
