@@ -195,3 +195,19 @@ out:
 }
 
 TM_TEST_REGISTER(turbomem_stats_autotest, test_stats);
+
+/* Exactly one "turbomem" entry in the ops table, however often loaded. */
+static int
+test_ops_slots(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		if (strcmp(rte_mempool_ops_table.ops[i].name, TM_OPS) == 0)
+			n++;
+	TEST_ASSERT(n == 1, "%u \"%s\" entries in the ops table (%u used)",
+		n, TM_OPS, rte_mempool_ops_table.num_ops);
+	return TEST_SUCCESS;
+}
+
+TM_TEST_REGISTER(turbomem_ops_slots, test_ops_slots);
