@@ -59,9 +59,12 @@ trap cleanup EXIT
 # shellcheck source=scripts/dpdk-source.sh
 . "$top/scripts/dpdk-source.sh"
 src=$(dpdk_source "$work")
-l3dir=$work/l3fwd
-rm -rf "$l3dir"
-cp -a "$src/examples/l3fwd" "$l3dir"
+# A clean copy (with examples/common, which l3fwd includes as ../common).
+rm -rf "$work/examples"
+mkdir -p "$work/examples"
+cp -a "$src/examples/l3fwd" "$src/examples/common" "$work/examples/"
+rm -rf "$work/examples/l3fwd/build"
+l3dir=$work/examples/l3fwd
 log "building l3fwd from $src/examples/l3fwd with pkg-config libdpdk $(pkg-config --modversion libdpdk)"
 make -C "$l3dir" -j2 shared > "$work/l3fwd-build.log" 2>&1 ||
 	{ tail -20 "$work/l3fwd-build.log"; fail "l3fwd build failed"; }

@@ -106,7 +106,7 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 
 	retries = tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx,
 			&tp->map);
-	turbomem_stats_put(tp->stats, n, retries);
+	turbomem_stats_count_put(tp->stats, n, retries);
 	return 0;
 }
 
@@ -119,7 +119,7 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 
 	ret = tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
 			&tp->map);
-	turbomem_stats_get(tp->stats, n, ret);
+	turbomem_stats_count_get(tp->stats, n, ret);
 	return ret < 0 ? ret : 0;
 }
 

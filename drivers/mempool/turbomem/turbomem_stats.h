@@ -57,7 +57,7 @@ turbomem_stats_add_shared(uint64_t *c, uint64_t v)
 
 /** Count one enqueue of n objects that took retries failed CAS. */
 static __rte_always_inline void
-turbomem_stats_put(struct turbomem_stats *s, unsigned int n,
+turbomem_stats_count_put(struct turbomem_stats *s, unsigned int n,
 		unsigned int retries)
 {
 	unsigned int lc = rte_lcore_id();
@@ -83,7 +83,7 @@ turbomem_stats_put(struct turbomem_stats *s, unsigned int n,
  * failed CAS attempts (>= 0) or a negative errno (nothing taken).
  */
 static __rte_always_inline void
-turbomem_stats_get(struct turbomem_stats *s, unsigned int n, int ret)
+turbomem_stats_count_get(struct turbomem_stats *s, unsigned int n, int ret)
 {
 	unsigned int lc = rte_lcore_id();
 	struct turbomem_stats_block *b;
