@@ -53,7 +53,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-[ "$(id -u)" -eq 0 ] || { log "needs root (network namespace, veth)"; exit 77; }
+# Capabilities of the machine, not of turbomem: skip (77) without them.
+[ "$(id -u)" -eq 0 ] || { log "SKIP: needs root (network namespace, tap)"; exit 77; }
+[ -c /dev/net/tun ] || { log "SKIP: no /dev/net/tun (net_tap)"; exit 77; }
+ip netns add "$ns-probe" 2>/dev/null || { log "SKIP: cannot create a network namespace"; exit 77; }
+ip netns del "$ns-probe"
 [ -f "$plugin" ] || fail "no plugin $plugin"
 
 # shellcheck source=scripts/dpdk-source.sh
