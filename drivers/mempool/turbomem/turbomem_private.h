@@ -49,7 +49,7 @@ extern int turbomem_logtype;
 struct turbomem_pool {
 	struct tm_objmap map;	/**< object <-> index */
 	struct tm_lifo *lifo;	/**< same allocation, after this struct */
-	/* statistics (issue 7) */
+	/* driver statistics, turbomem_stats.h */
 	struct turbomem_stats *stats; /**< same allocation, before lifo */
 };
 
