@@ -69,7 +69,8 @@ log "/turbomem/list: $(grep '{' "$work/list.json")"
 
 query "/turbomem/info,$pool" > "$work/info1.json"
 sleep 1
-query "/turbomem/info,$pool" /turbomem/info,no_such_pool > "$work/info2.json"
+query "/turbomem/info,$pool" /turbomem/info,no_such_pool /turbomem/info \
+	> "$work/info2.json"
 
 python3 - "$work/info1.json" "$work/info2.json" "$pool" <<'PY'
 import json, sys
@@ -93,6 +94,7 @@ for k in ("get_calls", "get_objs", "put_calls", "put_objs"):
 check(b["get_objs"] >= b["get_calls"], "get_objs >= get_calls")
 check("memory" in b or "memory_error" in b, "memory report or its error present")
 check(bad is None, "unknown pool gives null (%r)" % bad)
+check(r2[2]["/turbomem/info"] is None, "no pool name gives null (%r)" % r2[2])
 sys.exit(0 if ok else 1)
 PY
 log "OK"
