@@ -32,6 +32,7 @@ packages=(
 	ninja-build
 	python3
 	python3-pyelftools  # pmdinfogen, for in-tree DPDK builds
+	python3-sphinx      # doc/ (DPDK-style guides), meson test "docs"
 	dpdk                # dpdk-testpmd, dpdk-test, the runtime libraries
 	dpdk-dev            # dpdk-devbind, dpdk-telemetry.py, ...
 	libdpdk-dev         # headers and libdpdk.pc

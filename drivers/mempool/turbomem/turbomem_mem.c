@@ -477,18 +477,6 @@ turbomem_mem_free(struct rte_mempool *mp, struct turbomem_pool *tp)
 	tm_region_release(mp, &tp->mem);
 }
 
-static bool
-tm_is_turbomem(const struct rte_mempool *mp)
-{
-	const struct rte_mempool_ops *ops;
-
-	if (mp->ops_index < 0 ||
-			mp->ops_index >= (int32_t)rte_mempool_ops_table.num_ops)
-		return false;
-	ops = rte_mempool_get_ops(mp->ops_index);
-	return strcmp(ops->name, TURBOMEM_OPS_NAME) == 0;
-}
-
 static int
 tm_mem_info(const struct rte_mempool *mp,
 		struct rte_pmd_turbomem_mem_info *info)
@@ -498,7 +486,7 @@ tm_mem_info(const struct rte_mempool *mp,
 	struct tm_os_range *r;
 	unsigned int i, n, kinds;
 
-	if (mp == NULL || info == NULL || !tm_is_turbomem(mp))
+	if (mp == NULL || info == NULL || !turbomem_is_pool(mp))
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
 	info->numa_node = -1;

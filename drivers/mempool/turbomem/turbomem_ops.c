@@ -70,7 +70,7 @@ turbomem_alloc(struct rte_mempool *mp)
 	}
 
 	hdr = RTE_ALIGN_CEIL(sizeof(*tp), RTE_CACHE_LINE_SIZE);
-	size = hdr + tm_lifo_size(mp->size);
+	size = hdr + sizeof(struct turbomem_stats) + tm_lifo_size(mp->size);
 	tp = rte_zmalloc_socket("turbomem_pool", size, RTE_CACHE_LINE_SIZE,
 			mp->socket_id);
 	if (tp == NULL) {
@@ -78,7 +78,8 @@ turbomem_alloc(struct rte_mempool *mp)
 			mp->name, size, mp->socket_id);
 		return -ENOMEM;
 	}
-	tp->lifo = RTE_PTR_ADD(tp, hdr);
+	tp->stats = RTE_PTR_ADD(tp, hdr);
+	tp->lifo = RTE_PTR_ADD(tp->stats, sizeof(struct turbomem_stats));
 	tm_objmap_init(&tp->map, mp);
 	tm_lifo_init(tp->lifo, mp->size);
 	ret = turbomem_mem_alloc(mp, tp);
@@ -108,8 +109,11 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
+	unsigned int retries;
 
-	tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx, &tp->map);
+	retries = tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx,
+			&tp->map);
+	turbomem_stats_count_put(tp->stats, n, retries);
 	return 0;
 }
 
@@ -122,6 +126,7 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 
 	ret = tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
 			&tp->map);
+	turbomem_stats_count_get(tp->stats, n, ret);
 	return ret < 0 ? ret : 0;
 }
 
@@ -217,7 +222,24 @@ static struct rte_mempool_ops turbomem_ops = {
  */
 RTE_INIT(turbomem_register)
 {
-	int ret = rte_mempool_register_ops(&turbomem_ops);
+	unsigned int i;
+	int ret;
+
+	/*
+	 * DPDK does not refuse a name registered twice: a second copy of the
+	 * plugin (installed in the plugin directory and given with -d) would
+	 * take another of the 16 slots and never be used.
+	 */
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++) {
+		if (strcmp(rte_mempool_ops_table.ops[i].name,
+				TURBOMEM_OPS_NAME) == 0) {
+			TM_LOG(WARNING, "mempool ops \"%s\" already registered (slot %u of %u): this copy of the driver is loaded twice (installed in the plugin directory and given with -d?) and is not used",
+				TURBOMEM_OPS_NAME, i,
+				rte_mempool_ops_table.num_ops);
+			return;
+		}
+	}
+	ret = rte_mempool_register_ops(&turbomem_ops);
 
 	if (ret < 0)
 		TM_LOG(ERR, "cannot register mempool ops \"%s\": %s (%u of %d ops table slots used); load fewer mempool drivers (remove unused librte_mempool_*.so from the plugin directory or pass only the -d plugins you need) or build DPDK with fewer mempool drivers",

@@ -6,6 +6,7 @@
 #define TURBOMEM_PRIVATE_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include <rte_log.h>
 #include <rte_mempool.h>
@@ -13,6 +14,7 @@
 #include "rte_pmd_turbomem.h"
 #include "tm_lifo.h"
 #include "turbomem_objmap.h"
+#include "turbomem_stats.h"
 
 /*
  * Marks the definition of a public function of rte_pmd_turbomem.h.
@@ -67,6 +69,8 @@ struct turbomem_pool {
 	struct tm_objmap map;	/**< object <-> index */
 	struct tm_lifo *lifo;	/**< same allocation, after this struct */
 	struct turbomem_mem mem;
+	/* driver statistics, turbomem_stats.h */
+	struct turbomem_stats *stats; /**< same allocation, before lifo */
 };
 
 /*
@@ -79,5 +83,29 @@ void turbomem_mem_chunk(struct rte_mempool *mp, struct turbomem_pool *tp,
 		void *va, size_t len);
 void turbomem_mem_populated(struct rte_mempool *mp, struct turbomem_pool *tp);
 void turbomem_mem_free(struct rte_mempool *mp, struct turbomem_pool *tp);
+
+/**
+ * Whether mp uses the turbomem ops. Checked by name: ops pointers differ
+ * between processes.
+ */
+static inline bool
+turbomem_is_pool(const struct rte_mempool *mp)
+{
+	if (mp == NULL || mp->ops_index < 0 ||
+			(uint32_t)mp->ops_index >= rte_mempool_ops_table.num_ops)
+		return false;
+	return strcmp(rte_mempool_get_ops(mp->ops_index)->name,
+			TURBOMEM_OPS_NAME) == 0;
+}
+
+/**
+ * The driver data of mp, or NULL if mp is NULL, not a turbomem pool, or not
+ * allocated yet.
+ */
+static inline struct turbomem_pool *
+turbomem_pool_of(const struct rte_mempool *mp)
+{
+	return turbomem_is_pool(mp) ? mp->pool_data : NULL;
+}
 
 #endif /* TURBOMEM_PRIVATE_H */

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+/*
+ * Statistics API (rte_pmd_turbomem_stats_get/reset), cache 0 so every call
+ * reaches the driver.
+ *
+ * | command                  | what it asserts                              |
+ * |--------------------------|----------------------------------------------|
+ * | turbomem_stats_autotest  | exact calls/objects of known gets and puts,   |
+ * |                          | a refused get counts as a failure only,       |
+ * |                          | populate counts nothing, an EAL lcore and two |
+ * |                          | non-EAL threads at once lose no count,        |
+ * |                          | reset zeroes, -EINVAL for NULL and ring pools |
+ *
+ * The plugin is loaded with -d (no link-time dependency), so the public
+ * functions are looked up in the loaded plugin.
+ */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+
+#include "rte_pmd_turbomem.h"
+#include "test.h"
+
+#define STATS_N 1023
+#define STATS_ROUNDS 200000
+
+typedef int (stats_get_t)(const struct rte_mempool *,
+		struct rte_pmd_turbomem_stats *);
+typedef int (stats_reset_t)(struct rte_mempool *);
+
+static stats_get_t *stats_get;
+static stats_reset_t *stats_reset;
+static int start; /* threads spin until it is set, to overlap */
+
+static int
+find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	void **handle = arg;
+
+	RTE_SET_USED(size);
+	if (strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
+		return 0;
+	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
+	return *handle != NULL;
+}
+
+/* The public API of the driver, from the plugin EAL loaded or a linked one. */
+static int
+stats_api(void)
+{
+	void *h = NULL;
+
+	stats_get = (stats_get_t *)dlsym(RTLD_DEFAULT,
+			"rte_pmd_turbomem_stats_get");
+	stats_reset = (stats_reset_t *)dlsym(RTLD_DEFAULT,
+			"rte_pmd_turbomem_stats_reset");
+	if (stats_get != NULL && stats_reset != NULL)
+		return 0;
+	dl_iterate_phdr(find_plugin, &h);
+	if (h == NULL)
+		return -1;
+	stats_get = (stats_get_t *)dlsym(h, "rte_pmd_turbomem_stats_get");
+	stats_reset = (stats_reset_t *)dlsym(h, "rte_pmd_turbomem_stats_reset");
+	return stats_get != NULL && stats_reset != NULL ? 0 : -1;
+}
+
+struct pinger {
+	struct rte_mempool *mp;
+	unsigned int rounds;
+	unsigned int bulk;
+	int ret;
+};
+
+/* get + put of bulk objects, rounds times; a failed get is retried. */
+static void *
+pinger_run(void *arg)
+{
+	struct pinger *p = arg;
+	void *objs[RTE_MEMPOOL_CACHE_MAX_SIZE];
+	unsigned int i;
+
+	p->ret = 0;
+	if (rte_lcore_id() == LCORE_ID_ANY) {
+		/* Not on the EAL lcore's CPU only: the threads must overlap. */
+		rte_cpuset_t all;
+		long c, nb = sysconf(_SC_NPROCESSORS_ONLN);
+
+		CPU_ZERO(&all);
+		for (c = 0; c < nb && c < CPU_SETSIZE; c++)
+			CPU_SET(c, &all);
+		pthread_setaffinity_np(pthread_self(), sizeof(all), &all);
+	}
+	/* Acquire pairs with the release store in test_stats(). */
+	while (!__atomic_load_n(&start, __ATOMIC_ACQUIRE))
+		;
+	for (i = 0; i < p->rounds; i++) {
+		while (rte_mempool_get_bulk(p->mp, objs, p->bulk) != 0)
+			p->ret++;
+		rte_mempool_put_bulk(p->mp, objs, p->bulk);
+	}
+	return NULL;
+}
+
+static int
+test_stats(void)
+{
+	struct rte_pmd_turbomem_stats st;
+	struct rte_mempool *mp, *ring = NULL;
+	struct pinger eal, any, any2;
+	void *objs[STATS_N + 1];
+	uint64_t fails;
+	pthread_t tid, tid2;
+	int ret = TEST_SUCCESS;
+
+	TEST_ASSERT(stats_api() == 0, "rte_pmd_turbomem_stats_* not found in the loaded plugin");
+	mp = tm_test_pool("tm_stats", STATS_N, 64, 0, TM_OPS, SOCKET_ID_ANY, true);
+	TEST_ASSERT(mp != NULL, "pool");
+
+	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 0 && st.put_calls == 0 && st.put_objs == 0 &&
+		st.get_objs == 0 && st.get_fails == 0 && st.cas_retries == 0,
+		"populate counted: get %" PRIu64 " put %" PRIu64 " objs %" PRIu64,
+		st.get_calls, st.put_calls, st.put_objs);
+
+	TEST_CHECK(rte_mempool_get_bulk(mp, objs, 10) == 0, "get 10");
+	TEST_CHECK(rte_mempool_get_bulk(mp, objs + 10, 3) == 0, "get 3");
+	rte_mempool_put_bulk(mp, objs, 13);
+	TEST_CHECK(rte_mempool_get_bulk(mp, objs, STATS_N + 1) != 0,
+		"get of size + 1 objects succeeded");
+	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 2 && st.get_objs == 13, "gets %" PRIu64 "/%" PRIu64 ", want 2/13",
+		st.get_calls, st.get_objs);
+	TEST_CHECK(st.put_calls == 1 && st.put_objs == 13, "puts %" PRIu64 "/%" PRIu64 ", want 1/13",
+		st.put_calls, st.put_objs);
+	TEST_CHECK(st.get_fails == 1, "get_fails %" PRIu64 ", want 1", st.get_fails);
+	/* One thread alone: every CAS succeeds the first time. */
+	TEST_CHECK(st.cas_retries == 0, "cas_retries %" PRIu64 " without contention", st.cas_retries);
+
+	TEST_CHECK(stats_reset(mp) == 0, "reset");
+	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 0 && st.get_objs == 0 && st.get_fails == 0 &&
+		st.put_calls == 0 && st.put_objs == 0 && st.cas_retries == 0,
+		"reset left get %" PRIu64 " put %" PRIu64, st.get_calls, st.put_calls);
+
+	/* This lcore and two non-EAL threads (shared block) at once. */
+	eal = (struct pinger){ mp, STATS_ROUNDS * tm_test_scale(), 8, 0 };
+	any = (struct pinger){ mp, eal.rounds, 5, 0 };
+	any2 = (struct pinger){ mp, eal.rounds, 3, 0 };
+	TEST_CHECK(pthread_create(&tid, NULL, pinger_run, &any) == 0, "pthread_create");
+	if (pthread_create(&tid2, NULL, pinger_run, &any2) != 0) {
+		pthread_join(tid, NULL);
+		TEST_CHECK(false, "pthread_create");
+	}
+	__atomic_store_n(&start, 1, __ATOMIC_RELEASE);
+	pinger_run(&eal);
+	pthread_join(tid, NULL);
+	pthread_join(tid2, NULL);
+	fails = (uint64_t)eal.ret + any.ret + any2.ret;
+	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 3ULL * eal.rounds && st.put_calls == 3ULL * eal.rounds,
+		"calls get %" PRIu64 " put %" PRIu64 ", want %u each",
+		st.get_calls, st.put_calls, 3 * eal.rounds);
+	TEST_CHECK(st.get_objs == 16ULL * eal.rounds && st.put_objs == 16ULL * eal.rounds,
+		"objects get %" PRIu64 " put %" PRIu64 ", want %u each",
+		st.get_objs, st.put_objs, 16 * eal.rounds);
+	TEST_CHECK(st.get_fails == fails, "get_fails %" PRIu64 ", threads saw %" PRIu64,
+		st.get_fails, fails);
+	printf("three threads: %" PRIu64 " CAS retries over %" PRIu64 " calls\n",
+		st.cas_retries, st.get_calls + st.put_calls);
+
+	TEST_CHECK(stats_get(NULL, &st) == -EINVAL, "NULL pool accepted");
+	TEST_CHECK(stats_get(mp, NULL) == -EINVAL, "NULL stats accepted");
+	TEST_CHECK(stats_reset(NULL) == -EINVAL, "reset of NULL accepted");
+	ring = tm_test_pool("tm_stats_ring", 63, 64, 0, "ring_mp_mc",
+			SOCKET_ID_ANY, true);
+	TEST_CHECK(ring != NULL, "ring pool");
+	TEST_CHECK(stats_get(ring, &st) == -EINVAL, "stats of a ring pool");
+	TEST_CHECK(stats_reset(ring) == -EINVAL, "reset of a ring pool");
+out:
+	rte_mempool_free(ring);
+	rte_mempool_free(mp);
+	return ret;
+}
+
+TM_TEST_REGISTER(turbomem_stats_autotest, test_stats);
+
+/* Exactly one "turbomem" entry in the ops table, however often loaded. */
+static int
+test_ops_slots(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		if (strcmp(rte_mempool_ops_table.ops[i].name, TM_OPS) == 0)
+			n++;
+	TEST_ASSERT(n == 1, "%u \"%s\" entries in the ops table (%u used)",
+		n, TM_OPS, rte_mempool_ops_table.num_ops);
+	return TEST_SUCCESS;
+}
+
+TM_TEST_REGISTER(turbomem_ops_slots, test_ops_slots);
