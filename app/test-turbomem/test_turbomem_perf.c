@@ -17,6 +17,8 @@
  *                        lf_stack,turbomem)
  *   --bulk N (16)  --keep N (32)  --cache N (0)  --seconds S (1)
  *   --rounds N (3)
+ *   --iterations N (0: timed) get/put cycles per worker and round instead
+ *                  of --seconds; fixed work for valgrind --tool=callgrind
  * Run the layouts with EAL --lcores, e.g. 1 lcore: '0@0,1@1';
  * 2 pinned: '0@0,1@0,2@1'; 6 floating on 2 CPUs: '0@0,(1-6)@(0,1)'.
  * No timing assertions: this command measures, it does not judge.
@@ -39,6 +41,7 @@
 
 struct perf_cfg {
 	unsigned int bulk, keep, cache, rounds;
+	uint64_t iterations;
 	double seconds;
 	char *handlers[PERF_MAX_HANDLERS];
 	unsigned int nb_handlers;
@@ -57,10 +60,11 @@ perf_worker(void *arg)
 {
 	struct perf_run *r = arg;
 	unsigned int bulk = r->cfg->bulk, keep = r->cfg->keep, i;
+	uint64_t iters = r->cfg->iterations;
 	void *tab[512];
-	uint64_t n = 0;
+	uint64_t n = 0, loops = 0;
 
-	while (rte_rdtsc() < r->deadline) {
+	while (iters != 0 ? loops++ < iters : rte_rdtsc() < r->deadline) {
 		for (i = 0; i < keep; i += bulk)
 			if (rte_mempool_generic_get(r->mp, &tab[i], bulk,
 				rte_mempool_default_cache(r->mp,
@@ -109,6 +113,8 @@ perf_parse(struct perf_cfg *c)
 			c->seconds = atof(v);
 		else if (strcmp(k, "--rounds") == 0)
 			c->rounds = atoi(v);
+		else if (strcmp(k, "--iterations") == 0)
+			c->iterations = strtoull(v, NULL, 0);
 		else {
 			printf("unknown option %s\n", k);
 			return -1;
@@ -144,6 +150,7 @@ test_perf(void)
 	unsigned int workers = rte_lcore_count() - 1, h, round, size;
 	struct perf_cfg cfg = { 0 };
 	struct perf_run r;
+	uint64_t start;
 
 	if (perf_parse(&cfg) < 0)
 		return TEST_FAILED;
@@ -168,11 +175,14 @@ test_perf(void)
 			}
 			r.deadline = rte_rdtsc() +
 				(uint64_t)(cfg.seconds * rte_get_tsc_hz());
+			start = rte_rdtsc();
 			rte_eal_mp_remote_launch(perf_worker, &r, SKIP_MAIN);
 			/* Sleep, do not spin: the main lcore may share a CPU. */
-			usleep((useconds_t)(cfg.seconds * 1e6));
+			if (cfg.iterations == 0)
+				usleep((useconds_t)(cfg.seconds * 1e6));
 			rte_eal_mp_wait_lcore();
-			rate[h][round] = atomic_load(&r.objs) / cfg.seconds;
+			rate[h][round] = atomic_load(&r.objs) /
+				((double)(rte_rdtsc() - start) / rte_get_tsc_hz());
 			if (atomic_load(&r.errors) != 0)
 				printf("%s: %u failed gets (pool too small?)\n",
 					cfg.handlers[h],
