@@ -256,9 +256,18 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		 * CAS below publishes it. Stale poppers may read it
 		 * concurrently, hence the atomics.
 		 */
-		for (j = 0; j < len - 1; j++)
-			atomic_store_explicit(&s->obj[pos + j], objs[i + j],
-					memory_order_relaxed);
+		if (len == TM_LIFO_GROUP) {
+			/* Unrolled: gcc keeps loops of atomics rolled. */
+#pragma GCC unroll 8
+			for (j = 0; j < TM_LIFO_GROUP - 1; j++)
+				atomic_store_explicit(&s->obj[j], objs[i + j],
+						memory_order_relaxed);
+		} else {
+			for (j = 0; j < len - 1; j++)
+				atomic_store_explicit(&s->obj[pos + j],
+						objs[i + j],
+						memory_order_relaxed);
+		}
 		ref = tm_lifo_ref(key, pos);
 		if (last == NULL)
 			first = ref;
@@ -309,7 +318,7 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 	union tm_lifo_head old, new;
 	const struct tm_lifo_slot *s;
 	uint32_t ref, key, pos, end;
-	unsigned int i;
+	unsigned int i, j;
 	int retries = 0;
 
 	if (n == 0)
@@ -328,6 +337,25 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 				break;
 			s = &l->slot[key];
 			pos = tm_lifo_ref_pos(ref);
+			/*
+			 * Relaxed loads: a stale pointer or link is harmless
+			 * because the CAS fails (tag changed); the head
+			 * acquire ordered our reads after the writes of every
+			 * committed push.
+			 */
+			if (pos == 0 && n - i >= TM_LIFO_GROUP) {
+				/* A whole group, unrolled. */
+#pragma GCC unroll 8
+				for (j = 0; j < TM_LIFO_GROUP - 1; j++)
+					objs[i + j] = atomic_load_explicit(
+						&s->obj[j],
+						memory_order_relaxed);
+				objs[i + TM_LIFO_GROUP - 1] = to_obj(ctx, key);
+				i += TM_LIFO_GROUP;
+				ref = atomic_load_explicit(&s->link,
+						memory_order_relaxed);
+				continue;
+			}
 			end = pos + (n - i);
 			if (end < TM_LIFO_GROUP) {
 				/* The group stays on top, key included. */
@@ -338,12 +366,6 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 				ref = tm_lifo_ref(key, pos);
 				break;
 			}
-			/*
-			 * Relaxed loads: a stale pointer or link is harmless
-			 * because the CAS fails (tag changed); the head
-			 * acquire ordered our reads after the writes of every
-			 * committed push.
-			 */
 			while (pos < TM_LIFO_GROUP - 1)
 				objs[i++] = atomic_load_explicit(
 					&s->obj[pos++], memory_order_relaxed);
