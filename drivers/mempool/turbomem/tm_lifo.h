@@ -318,27 +318,39 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
  *
  * @return the number of failed CAS attempts (>= 0, for statistics) with
  *   objs[0..n-1] filled, -ENOENT (fewer than n objects; nothing taken, objs
- *   contents undefined), or -EFAULT (the list is shorter than its count:
- *   corrupted by a contract violation such as a double put; nothing taken).
+ *   untouched), or -EFAULT (the list is shorter than its count: corrupted
+ *   by a contract violation such as a double put; nothing taken, objs
+ *   untouched).
  */
 static inline __attribute__((always_inline)) int
 tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
+	void *tail[TM_LIFO_GROUP - 1];
 	union tm_lifo_head old, new;
 	const struct tm_lifo_slot *s;
+	unsigned int i, j, nb_tail;
 	uint32_t ref, key, pos, end;
-	unsigned int i, j;
 	int retries = 0;
 
 	if (n == 0)
 		return 0;
 
+	/*
+	 * objs is written only after the commit: a pop that fails must leave
+	 * the caller's table as it was (DPDK 22.11's cache refill dequeues
+	 * into the cache's own array and keeps using it after a failure).
+	 * The walk only finds the reference after the n-th object, and copies
+	 * the members of a group it takes only in part (the group stays
+	 * shared, so its slot may be rewritten once the commit lets others
+	 * take its key).
+	 */
 	old = tm_lifo_load_head(l);
 	for (;;) {
 		if (tm_lifo_cnt(old.top_count) < n)
 			return -ENOENT;
 
+		nb_tail = 0;
 		ref = tm_lifo_top(old.top_count);
 		for (i = 0; i < n; ) {
 			key = tm_lifo_ref_idx(ref);
@@ -347,39 +359,24 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 				break;
 			s = &l->slot[key];
 			pos = tm_lifo_ref_pos(ref);
+			end = pos + (n - i);
 			/*
 			 * Relaxed loads: a stale pointer or link is harmless
-			 * because the CAS fails (tag changed); the head
+			 * because the CAS fails (head changed); the head
 			 * acquire ordered our reads after the writes of every
 			 * committed push.
 			 */
-			if (pos == 0 && n - i >= TM_LIFO_GROUP) {
-				/* A whole group, unrolled. */
-#pragma GCC unroll 8
-				for (j = 0; j < TM_LIFO_GROUP - 1; j++)
-					objs[i + j] = atomic_load_explicit(
-						&s->obj[j],
-						memory_order_relaxed);
-				objs[i + TM_LIFO_GROUP - 1] = to_obj(ctx, key);
-				i += TM_LIFO_GROUP;
-				ref = atomic_load_explicit(&s->link,
-						memory_order_relaxed);
-				continue;
-			}
-			end = pos + (n - i);
 			if (end < TM_LIFO_GROUP) {
 				/* The group stays on top, key included. */
 				while (pos < end)
-					objs[i++] = atomic_load_explicit(
+					tail[nb_tail++] = atomic_load_explicit(
 						&s->obj[pos++],
 						memory_order_relaxed);
 				ref = tm_lifo_ref(key, pos);
+				i = n;
 				break;
 			}
-			while (pos < TM_LIFO_GROUP - 1)
-				objs[i++] = atomic_load_explicit(
-					&s->obj[pos++], memory_order_relaxed);
-			objs[i++] = to_obj(ctx, key);
+			i += TM_LIFO_GROUP - pos;
 			ref = atomic_load_explicit(&s->link,
 					memory_order_relaxed);
 		}
@@ -413,17 +410,46 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 		TM_LIFO_TEST_YIELD();
 		/*
 		 * Success is acq_rel: release keeps the slot reads of the walk
-		 * before the commit (once committed, the new owner may rewrite
-		 * the slots of the keys we took); acquire pairs with the push
-		 * that published the head we replace. Failure is acquire: the
-		 * head read back is walked next, like the one from
-		 * tm_lifo_load_head.
+		 * before the commit (once committed, others may take and
+		 * rewrite the slot of the partly taken group's key); acquire
+		 * pairs with the push that published the head we replace.
+		 * Failure is acquire: the head read back is walked next, like
+		 * the one from tm_lifo_load_head.
 		 */
 		if (tm_cas128(&l->head.whole, &old.whole, new.whole,
 				TM_MO_POP_SUCCESS, __ATOMIC_ACQUIRE))
-			return retries;
+			break;
 		retries++;
 	}
+
+	/*
+	 * The groups taken whole are ours now: their keys are ours, and only
+	 * an object's owner writes its slot, so this walk reads what the
+	 * first one did (relaxed: ordered after the commit's acquire).
+	 */
+	ref = tm_lifo_top(old.top_count);
+	for (i = 0; i < n - nb_tail; ) {
+		key = tm_lifo_ref_idx(ref);
+		s = &l->slot[key];
+		pos = tm_lifo_ref_pos(ref);
+		if (pos == 0) {
+			/* A whole group, unrolled. */
+#pragma GCC unroll 8
+			for (j = 0; j < TM_LIFO_GROUP - 1; j++)
+				objs[i + j] = atomic_load_explicit(&s->obj[j],
+						memory_order_relaxed);
+			i += TM_LIFO_GROUP - 1;
+		} else {
+			while (pos < TM_LIFO_GROUP - 1)
+				objs[i++] = atomic_load_explicit(
+					&s->obj[pos++], memory_order_relaxed);
+		}
+		objs[i++] = to_obj(ctx, key);
+		ref = atomic_load_explicit(&s->link, memory_order_relaxed);
+	}
+	for (j = 0; j < nb_tail; j++)
+		objs[i + j] = tail[j];
+	return retries;
 }
 
 #ifdef __cplusplus
