@@ -25,6 +25,9 @@
 
 RTE_LOG_REGISTER(turbomem_logtype, pmd.mempool.turbomem, NOTICE);
 
+_Static_assert(RTE_PMD_TURBOMEM_MAX_OBJS == TM_LIFO_MAX_CAPACITY,
+	"the public limit is the core's");
+
 /* Objects pushed per CAS while populating (stack buffer). */
 #define TM_POPULATE_BATCH 256
 
