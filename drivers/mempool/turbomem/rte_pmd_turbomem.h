@@ -30,8 +30,8 @@ extern "C" {
 /** Name of the mempool ops registered by the driver. */
 #define RTE_PMD_TURBOMEM_OPS_NAME "turbomem"
 
-/** Most objects in one turbomem pool (2^29 - 1). */
-#define RTE_PMD_TURBOMEM_MAX_OBJS 536870911u
+/** Most objects in one turbomem pool (2^28 - 1). */
+#define RTE_PMD_TURBOMEM_MAX_OBJS 268435455u
 
 /**
  * Environment variable read once per process for the defaults of pools made
