@@ -15,8 +15,8 @@
  * Structure. Every object of a pool has a fixed index in [0, capacity) and
  * one slot, slot[index] (128 bytes with the default TM_LIFO_GROUP of 16), in
  * an array that lives beside the head for the whole life of the pool. The
- * free objects form a list of groups of up to TM_LIFO_GROUP objects. A group is named by its key, the object
- * taken last from it; the key's slot holds the other members' pointers and
+ * free objects form a list of groups of up to G = TM_LIFO_GROUP objects. A
+ * group is named by its key, the object taken last from it; the key's slot holds the other members' pointers and
  * the link to the next group. Objects leave a group in slot order (obj[pos],
  * ..., obj[TM_LIFO_GROUP - 2], then the key), so a group's slot stays intact
  * while any of its members is free: its key is free too, and nobody else
@@ -30,13 +30,14 @@
  *   {first group, count + n} with one 8-byte compare-and-swap of the low
  *   half of the head (the tag is left alone, see ABA below). A failed CAS
  *   only rewrites the last link.
- * - pop_bulk reads the head, fails at once if count < n, otherwise copies n
- *   pointers from the top groups (one slot per G objects, G =
- *   TM_LIFO_GROUP: ceil(n / G) + 1 slots at most, bounded by n, never by the list
- *   length) and commits {reference after the n-th object, count - n,
- *   tag + 1} with one CAS. A partly taken group stays on top with a larger
- *   pos. The walk is speculative: a concurrent pop/push makes the CAS fail
- *   (the tag changed) and the walk restarts from the fresh head.
+ * - pop_bulk reads the head, fails at once if count < n, otherwise walks
+ *   the top groups to the reference after the n-th object (one link per
+ *   group: ceil(n / G) + 1 slots at most, bounded by n, never by the list
+ *   length) and commits {that reference, count - n, tag + 1} with one
+ *   16-byte CAS. A partly taken group stays on top with a larger pos. The
+ *   walk is speculative: a concurrent pop/push makes the CAS fail (the
+ *   head changed) and the walk restarts from the fresh head. The pointers
+ *   are copied to the caller's table only after the commit.
  *
  * One CAS per bulk operation, whatever n: the head is the only shared word
  * written, and a list (not an array) lets a push or pop of any size commit
@@ -56,7 +57,8 @@
  *
  * Contracts:
  * - pop_bulk is all-or-nothing: >= 0 with exactly n objects, or -ENOENT
- *   with nothing taken. The decision is made on one atomic snapshot of count.
+ *   with nothing taken and the caller's table untouched. The decision is
+ *   made on one atomic snapshot of count.
  * - push_bulk never fails while the caller only pushes objects it owns
  *   (taken by pop_bulk or never pushed): count then never exceeds capacity.
  * - pop_bulk returns the pointers that were pushed; to_obj(to_idx(p)) must
