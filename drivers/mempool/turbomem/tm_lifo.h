@@ -16,13 +16,13 @@
  * one slot, slot[index] (128 bytes with the default TM_LIFO_GROUP of 16), in
  * an array that lives beside the head for the whole life of the pool. The
  * free objects form a list of groups of up to G = TM_LIFO_GROUP objects. A
- * group is named by its key, the object taken last from it; the key's slot holds the other members' pointers and
- * the link to the next group. Objects leave a group in slot order (obj[pos],
- * ..., obj[TM_LIFO_GROUP - 2], then the key), so a group's slot stays intact
- * while any of its members is free: its key is free too, and nobody else
- * writes a free object's slot. A reference {key, pos} names a group and the
- * position of its next object; the head is one 16-byte word
- * {top reference, count, tag}.
+ * group is named by its key, the object taken last from it; the key's slot
+ * holds the other members' pointers and the link to the next group. Objects
+ * leave a group in slot order (obj[pos], ..., obj[G - 2], then the key),
+ * so a group's slot stays intact while any of its members is free: its key
+ * is free too, and nobody else writes a free object's slot. A reference
+ * {key, pos} names a group and the position of its next object; the head
+ * is one 16-byte word {top reference, count, tag}.
  *
  * - push_bulk cuts the caller's n objects into groups of up to G, fills
  *   their slots privately (the caller owns those objects, hence the slots),
