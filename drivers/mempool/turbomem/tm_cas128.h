@@ -11,8 +11,8 @@
  * nowhere else.
  *
  * - x86-64 with cmpxchg16b (gcc/clang -mcx16, implied by DPDK's
- *   -march=corei7 and later): __sync_val_compare_and_swap, inlined as
- *   "lock cmpxchg16b", a full barrier (stronger than every ordering asked).
+ *   -march=corei7 and later): "lock cmpxchg16b" in inline assembly, a full
+ *   barrier (stronger than every ordering asked).
  * - aarch64 with LSE atomics: __atomic_compare_exchange_n, inlined as CASP
  *   with the orderings asked.
  * - ThreadSanitizer and mutation builds: __atomic_compare_exchange_n with
@@ -22,6 +22,7 @@
  */
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef unsigned __int128 tm_u128_t;
 
@@ -62,15 +63,21 @@ tm_cas128(tm_u128_t *dst, tm_u128_t *expected, tm_u128_t desired,
 		int success, int failure)
 {
 #if defined(TM_CAS128_USE_SYNC)
-	tm_u128_t prev;
+	uint64_t *e = (uint64_t *)expected;
+	bool ok;
 
 	(void)success;
 	(void)failure;
-	prev = __sync_val_compare_and_swap(dst, *expected, desired);
-	if (prev == *expected)
-		return true;
-	*expected = prev;
-	return false;
+	/*
+	 * Same instruction as __sync_val_compare_and_swap, but the old value
+	 * stays in rdx:rax and the result in ZF instead of going through the
+	 * stack and a 16-byte compare (as DPDK's rte_atomic128_cmp_exchange).
+	 */
+	__asm__ __volatile__("lock cmpxchg16b %[dst]"
+		: [dst] "+m" (*dst), "+a" (e[0]), "+d" (e[1]), "=@ccz" (ok)
+		: "b" ((uint64_t)desired), "c" ((uint64_t)(desired >> 64))
+		: "memory");
+	return ok;
 #elif defined(TM_CAS128_USE_ATOMIC)
 	return __atomic_compare_exchange_n(dst, expected, desired, false,
 			success, failure);

@@ -28,6 +28,7 @@ tm_objmap_fini(struct tm_objmap *m)
 	m->by_va = NULL;
 	m->nb_chunks = 0;
 	m->cap_chunks = 0;
+	m->one_per_page = 0;
 }
 
 uint32_t
@@ -108,6 +109,9 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 	m->by_va[pos] = m->nb_chunks;
 	m->nb_objs += c->nb_objs;
 	m->nb_chunks++;
+	m->c0 = m->chunks[0];
+	m->one_per_page = m->nb_chunks == 1 && c->per_page == 1 &&
+		c->pg_shift != TM_OBJMAP_NO_PAGE_SHIFT;
 	return 0;
 }
 

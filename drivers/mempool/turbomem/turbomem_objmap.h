@@ -56,6 +56,13 @@ struct tm_objmap {
 	uint32_t nb_chunks;
 	uint32_t cap_chunks;
 	int socket_id;		/**< where the tables are allocated */
+	/**
+	 * One chunk holding one object per page (elements above half a page
+	 * that must not cross pages, e.g. mbufs on 4 KB pages): both
+	 * directions are a shift, no division.
+	 */
+	uint32_t one_per_page;
+	struct tm_chunk c0;	/**< copy of chunks[0]: no pointer to chase */
 	struct tm_chunk *chunks;	/**< populate order = index order */
 	uint32_t *by_va;		/**< chunk numbers sorted by base */
 };
@@ -121,8 +128,13 @@ static inline void *
 tm_objmap_to_obj(const void *ctx, uint32_t idx)
 {
 	const struct tm_objmap *m = ctx;
-	const struct tm_chunk *c = m->chunks;
+	const struct tm_chunk *c = &m->c0;
 
+	/* Object k0 - 1 + p starts page p (k0 is 0 or 1), object 0 base. */
+	if (likely(m->one_per_page))
+		return (void *)((idx < c->k0 ? c->base : c->page0 +
+			((uintptr_t)(idx + 1 - c->k0) << c->pg_shift)) +
+			m->header_size);
 	if (unlikely(m->nb_chunks != 1))
 		c = tm_objmap_chunk_of_idx(m, idx);
 	return tm_chunk_obj(m, c, idx - c->first_idx);
@@ -134,8 +146,11 @@ tm_objmap_to_idx(const void *ctx, const void *obj)
 {
 	const struct tm_objmap *m = ctx;
 	uintptr_t elt = (uintptr_t)obj - m->header_size;
-	const struct tm_chunk *c = m->chunks;
+	const struct tm_chunk *c = &m->c0;
 
+	if (likely(m->one_per_page))
+		return (uint32_t)((elt - c->page0) >> c->pg_shift) +
+			c->k0 - 1;
 	if (unlikely(m->nb_chunks != 1))
 		c = tm_objmap_chunk_of_elt(m, elt);
 	return c->first_idx + tm_chunk_idx(m, c, elt);

@@ -25,6 +25,10 @@
 
 RTE_LOG_REGISTER(turbomem_logtype, pmd.mempool.turbomem, NOTICE);
 
+/* The public limit holds for either group size of the core. */
+_Static_assert(RTE_PMD_TURBOMEM_MAX_OBJS <= TM_LIFO_MAX_CAPACITY,
+	"the core cannot index that many objects");
+
 /* Objects pushed per CAS while populating (stack buffer). */
 #define TM_POPULATE_BATCH 256
 
@@ -56,9 +60,9 @@ turbomem_alloc(struct rte_mempool *mp)
 			mp->name);
 		return -ENOTSUP;
 	}
-	if (mp->size == 0 || mp->size > TM_LIFO_MAX_CAPACITY) {
+	if (mp->size == 0 || mp->size > RTE_PMD_TURBOMEM_MAX_OBJS) {
 		TM_LOG(ERR, "pool %s: size %u outside [1, %u]",
-			mp->name, mp->size, TM_LIFO_MAX_CAPACITY);
+			mp->name, mp->size, RTE_PMD_TURBOMEM_MAX_OBJS);
 		return -EINVAL;
 	}
 
