@@ -203,6 +203,8 @@ bench_parse(struct bench_opts *o, const char **scenario)
 		if (o->nonEAL > 0)
 			snprintf(o->layout, sizeof(o->layout), "%u nonEAL",
 				o->nonEAL);
+		else if (w == 0)
+			snprintf(o->layout, sizeof(o->layout), "main lcore");
 		else
 			snprintf(o->layout, sizeof(o->layout), "%u on %u CPUs",
 				w, bench_worker_cpus());
@@ -271,6 +273,17 @@ bench_samples_str(char *buf, size_t len, const double *v, unsigned int n,
 	for (i = 0; i < n && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%.4g",
 			i ? " " : "", v[i] / scale);
+}
+
+void
+bench_wait_workers(double seconds)
+{
+	/*
+	 * rte_eal_mp_wait_lcore() spins: sleep through the run first, the
+	 * main lcore may share a CPU with a worker.
+	 */
+	usleep((useconds_t)(seconds * 1e6));
+	rte_eal_mp_wait_lcore();
 }
 
 unsigned int
@@ -347,17 +360,18 @@ bench_handler_skip(const char *handler, bool nonEAL, unsigned int elt_size)
 /* --- memory backing ---------------------------------------------------- */
 
 struct chunk_list {
-	uintptr_t start[64], end[64];
+	uintptr_t *start, *end;
 	unsigned int n, more;
 };
 
 static void
-chunk_cb(struct rte_mempool *mp __rte_unused, void *arg,
+chunk_cb(struct rte_mempool *mp, void *arg,
 		struct rte_mempool_memhdr *memhdr, unsigned int idx __rte_unused)
 {
 	struct chunk_list *c = arg;
 
-	if (c->n == RTE_DIM(c->start)) {
+	/* Without IOVA-contiguous memory a pool has a chunk per page. */
+	if (c->n == mp->nb_mem_chunks) {
 		c->more++;
 		return;
 	}
@@ -437,23 +451,27 @@ turbomem_report(const struct rte_mempool *mp, struct bench_row *r)
 void
 bench_pool_backing(const struct rte_mempool *mp, struct bench_row *r)
 {
-	struct chunk_list c = { .n = 0 };
+	struct chunk_list c = { .n = 0, .more = 0 };
 	uint64_t total = 0, huge = 0, hugetlb = 0, map_len = 0, overlap = 0;
 	unsigned long s, e;
 	char line[256];
 	FILE *f;
 	unsigned int i;
 
+	snprintf(r->backing, sizeof(r->backing), "unknown");
+	r->huge_pct = NAN;
+	c.start = calloc(mp->nb_mem_chunks + 1, sizeof(uintptr_t));
+	c.end = calloc(mp->nb_mem_chunks + 1, sizeof(uintptr_t));
+	if (c.start == NULL || c.end == NULL)
+		goto out;
 	rte_mempool_mem_iter((struct rte_mempool *)(uintptr_t)mp, chunk_cb, &c);
 	for (i = 0; i < c.n; i++)
 		total += c.end[i] - c.start[i];
-	snprintf(r->backing, sizeof(r->backing), "unknown");
-	r->huge_pct = NAN;
 	f = fopen("/proc/self/smaps", "r");
 	if (f == NULL || total == 0 || c.more > 0) {
 		if (f != NULL)
 			fclose(f);
-		return;
+		goto out;
 	}
 	/*
 	 * smaps gives AnonHugePages per mapping: a mapping partly covered by
@@ -463,8 +481,9 @@ bench_pool_backing(const struct rte_mempool *mp, struct bench_row *r)
 	while (fgets(line, sizeof(line), f) != NULL) {
 		unsigned long kb;
 
-		if (sscanf(line, "%lx-%lx ", &s, &e) == 2 &&
-				strchr(line, ':') == NULL) {
+		/* Mapping lines start with the address, fields with a name. */
+		if (!(line[0] >= 'A' && line[0] <= 'Z') &&
+				sscanf(line, "%lx-%lx ", &s, &e) == 2) {
 			map_len = e - s;
 			overlap = chunk_overlap(&c, s, e);
 			continue;
@@ -489,6 +508,9 @@ bench_pool_backing(const struct rte_mempool *mp, struct bench_row *r)
 	else
 		snprintf(r->backing, sizeof(r->backing), "4k");
 	turbomem_report(mp, r);
+out:
+	free(c.start);
+	free(c.end);
 }
 
 /* --- hardware counters ------------------------------------------------- */

@@ -150,7 +150,7 @@ grid_measure(struct grid_run *r, unsigned int nworkers, bool nonEAL,
 		cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	} else {
 		rte_eal_mp_remote_launch(grid_lcore, r, SKIP_MAIN);
-		rte_eal_mp_wait_lcore();
+		bench_wait_workers(bench_opts.seconds);
 		cpus = bench_worker_cpus();
 	}
 	*errors = 0;

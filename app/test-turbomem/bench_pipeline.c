@@ -171,7 +171,7 @@ bench_pipeline(void)
 			}
 			r->duration = (uint64_t)(o->seconds * rte_get_tsc_hz());
 			rte_eal_mp_remote_launch(pipe_lcore, r, SKIP_MAIN);
-			rte_eal_mp_wait_lcore();
+			bench_wait_workers(o->seconds);
 			rate[h][round] = 0;
 			for (i = 0; i < pairs; i++) {
 				freed += r->pairs[i].freed;
