@@ -275,17 +275,6 @@ bench_samples_str(char *buf, size_t len, const double *v, unsigned int n,
 			i ? " " : "", v[i] / scale);
 }
 
-void
-bench_wait_workers(double seconds)
-{
-	/*
-	 * rte_eal_mp_wait_lcore() spins: sleep through the run first, the
-	 * main lcore may share a CPU with a worker.
-	 */
-	usleep((useconds_t)(seconds * 1e6));
-	rte_eal_mp_wait_lcore();
-}
-
 unsigned int
 bench_worker_cpus(void)
 {
@@ -723,7 +712,7 @@ print_table(void)
 					"n/a", "", r->backing, r->status);
 				continue;
 			}
-			printf("  %-12s %14.2f %7.2fx  %-9s %s [%s]%s%s\n",
+			printf("  %-12s %14.4g %7.3gx  %-9s %s [%s]%s%s\n",
 				r->handler, v, b > 0 ? v / b : NAN,
 				r->backing, r->stat, r->samples,
 				strcmp(r->status, "ok") ? " " : "",

@@ -160,9 +160,6 @@ double bench_best_min(const double *v, unsigned int n);
 void bench_samples_str(char *buf, size_t len, const double *v,
 		unsigned int n, double scale);
 
-/* Wait for the workers launched for a run of that many seconds. */
-void bench_wait_workers(double seconds);
-
 /* Worker lcores and the number of CPUs they may run on. */
 unsigned int bench_worker_cpus(void);
 

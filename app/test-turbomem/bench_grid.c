@@ -25,8 +25,6 @@
 
 #define GRID_ELT_SIZE 2048
 #define GRID_SEQ 4096 /* random bulk sizes per worker, a power of 2 */
-/* Objects between two clock reads, as mempool_perf_autotest's N / keep. */
-#define GRID_CHECK_OBJS 4096
 #define GRID_MAX_WORKERS RTE_MAX_LCORE
 
 struct grid_worker {
@@ -39,11 +37,18 @@ struct grid_worker {
 struct grid_run {
 	struct rte_mempool *mp;
 	unsigned int bulk, keep;
-	uint64_t duration;
+	_Atomic bool stop;
 	bool use_cache;
 	_Atomic unsigned int next_thread;
 	struct grid_worker *w;
 };
+
+static __rte_always_inline bool
+grid_stopped(struct grid_run *r)
+{
+	/* relaxed: a signal only; the figures come from each worker's TSC */
+	return atomic_load_explicit(&r->stop, memory_order_relaxed);
+}
 
 static __rte_always_inline unsigned int
 next_bulk(struct grid_worker *w, unsigned int bulk, unsigned int *pos,
@@ -56,35 +61,43 @@ next_bulk(struct grid_worker *w, unsigned int bulk, unsigned int *pos,
 	return RTE_MIN(n, left);
 }
 
+/*
+ * Runs until the main lcore raises "stop", checked at every operation (an
+ * L1-resident load until it changes, so it costs every handler the same
+ * cycle): preempted threads of a collapsing handler cannot stretch a run.
+ * Objects got when stop comes are not put back: the pool is freed whole.
+ */
 static void
 grid_loop(struct grid_run *r, struct grid_worker *w,
 		struct rte_mempool_cache *cache)
 {
 	void *tab[BENCH_MAX_KEEP] __rte_cache_aligned;
-	unsigned int keep = r->keep, bulk = r->bulk, i, n, got, pos = 0, it;
-	unsigned int iters = RTE_MAX(1u, GRID_CHECK_OBJS / keep);
-	uint64_t start = rte_rdtsc(), now = start, objs = 0;
+	unsigned int keep = r->keep, bulk = r->bulk, i, n, got, pos = 0;
+	uint64_t start = rte_rdtsc(), objs = 0;
 
-	while (now - start < r->duration) {
-		for (it = 0; it < iters; it++) {
-			for (got = 0; got < keep; got += n) {
-				n = next_bulk(w, bulk, &pos, keep - got);
-				if (unlikely(rte_mempool_generic_get(r->mp,
-						&tab[got], n, cache) < 0))
-					break;
-			}
-			if (unlikely(got < keep))
+	while (!grid_stopped(r)) {
+		for (got = 0; got < keep; got += n) {
+			n = next_bulk(w, bulk, &pos, keep - got);
+			if (unlikely(rte_mempool_generic_get(r->mp, &tab[got],
+					n, cache) < 0)) {
 				w->errors++;
-			objs += got;
-			for (i = 0; i < got; i += n) {
-				n = next_bulk(w, bulk, &pos, got - i);
-				rte_mempool_generic_put(r->mp, &tab[i], n, cache);
+				break;
+			}
+			if (unlikely(grid_stopped(r))) {
+				got += n;
+				break;
 			}
 		}
-		now = rte_rdtsc();
+		objs += got;
+		for (i = 0; i < got; i += n) {
+			n = next_bulk(w, bulk, &pos, got - i);
+			rte_mempool_generic_put(r->mp, &tab[i], n, cache);
+			if (unlikely(grid_stopped(r)))
+				break;
+		}
 	}
 	w->objs = objs;
-	w->cycles = now - start;
+	w->cycles = rte_rdtsc() - start;
 }
 
 static int
@@ -138,19 +151,23 @@ grid_measure(struct grid_run *r, unsigned int nworkers, bool nonEAL,
 		r->w[i].objs = r->w[i].cycles = 0;
 		r->w[i].errors = 0;
 	}
-	r->duration = (uint64_t)(bench_opts.seconds * rte_get_tsc_hz());
+	atomic_store_explicit(&r->stop, false, memory_order_relaxed);
 	if (nonEAL) {
 		atomic_store_explicit(&r->next_thread, 0, memory_order_relaxed);
 		for (i = 0; i < nworkers; i++)
 			if (pthread_create(&tid[i], NULL, grid_thread, r) != 0)
 				break;
 		nworkers = i;
+		usleep((useconds_t)(bench_opts.seconds * 1e6));
+		atomic_store_explicit(&r->stop, true, memory_order_relaxed);
 		for (i = 0; i < nworkers; i++)
 			pthread_join(tid[i], NULL);
 		cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	} else {
 		rte_eal_mp_remote_launch(grid_lcore, r, SKIP_MAIN);
-		bench_wait_workers(bench_opts.seconds);
+		usleep((useconds_t)(bench_opts.seconds * 1e6));
+		atomic_store_explicit(&r->stop, true, memory_order_relaxed);
+		rte_eal_mp_wait_lcore();
 		cpus = bench_worker_cpus();
 	}
 	*errors = 0;

@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_launch.h>
@@ -38,7 +39,7 @@ struct pipe_pair {
 struct pipe_run {
 	struct rte_mempool *mp;
 	unsigned int bulk;
-	uint64_t duration;
+	_Atomic bool stop;
 	struct pipe_pair pairs[PIPE_MAX_PAIRS];
 };
 
@@ -49,11 +50,11 @@ pipe_producer(struct pipe_run *r, struct pipe_pair *p)
 {
 	struct rte_mempool_cache *cache = rte_mempool_default_cache(r->mp,
 			rte_lcore_id());
-	uint64_t start = rte_rdtsc();
 	void *tab[BENCH_MAX_KEEP];
 	unsigned int n = r->bulk;
 
-	while (rte_rdtsc() - start < r->duration) {
+	/* relaxed: a signal only; the figures come from the consumer's TSC */
+	while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
 		if (rte_mempool_generic_get(r->mp, tab, n, cache) < 0) {
 			/* All objects in flight: wait for the consumer. */
 			rte_pause();
@@ -169,9 +170,14 @@ bench_pipeline(void)
 					false, memory_order_relaxed);
 				r->pairs[i].freed = r->pairs[i].cycles = 0;
 			}
-			r->duration = (uint64_t)(o->seconds * rte_get_tsc_hz());
+			atomic_store_explicit(&r->stop, false,
+				memory_order_relaxed);
 			rte_eal_mp_remote_launch(pipe_lcore, r, SKIP_MAIN);
-			bench_wait_workers(o->seconds);
+			/* Sleep: the main lcore may share a CPU with a worker. */
+			usleep((useconds_t)(o->seconds * 1e6));
+			atomic_store_explicit(&r->stop, true,
+				memory_order_relaxed);
+			rte_eal_mp_wait_lcore();
 			rate[h][round] = 0;
 			for (i = 0; i < pairs; i++) {
 				freed += r->pairs[i].freed;
