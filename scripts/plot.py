@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The turbomem authors
-"""Charts of turbomem_bench results: plot.py BENCH.csv OUTDIR
+"""Charts of turbomem_bench results: plot.py BENCH.csv OUTDIR [TESTPMD.csv]
 
 Writes PNG files (matplotlib, Debian: python3-matplotlib):
   bench-lcores.png     grid throughput vs lcore layout (1 lcore, 2 pinned,
@@ -13,6 +13,9 @@ Writes PNG files (matplotlib, Debian: python3-matplotlib):
                        (--no-huge 4 KB / THP, hugetlbfs), backing measured
   bench-pages.png      locality: distinct 4 KB and 2 MB pages touched per
                        1000 allocations, and cycles per object
+  bench-testpmd.png    testpmd io forwarding Mpps per handler and mbuf
+                       cache (scripts/testpmd-compare.sh's samples), when
+                       TESTPMD.csv is given and exists
 Only measured rows are drawn; skipped ones are named in the legend/title.
 """
 
@@ -70,6 +73,12 @@ def bars(ax, groups, series, value, log=False, fmt="%.3g"):
     ax.grid(axis="y", alpha=0.3)
 
 
+def legend_below(fig, ax):
+    h, l = ax.get_legend_handles_labels()
+    fig.legend(h, l, loc="lower center", ncol=len(l), fontsize=8,
+               frameon=False)
+
+
 def pick_grid_params(rows):
     """The (bulk, keep) shown: bulk 16 keep 128 when measured, else the first."""
     grid = [r for r in rows if r["scenario"] == "grid" and num(r["mobj_per_s"])]
@@ -101,10 +110,10 @@ def chart_lcores(rows, hs, out):
         bars(ax, layouts, hs, val, log=True, fmt="%.0f")
         ax.set_title("cache %s" % c, fontsize=10)
         ax.set_ylabel("Mobj/s summed over workers (log)")
-    axes[0][-1].legend(fontsize=7, loc="upper right")
+    legend_below(fig, axes[0][0])
     fig.suptitle("grid: get/put throughput vs lcore layout "
                  "(bulk %s, keep %s, 2048 B objects)" % (bulk, keep))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     path = os.path.join(out, "bench-lcores.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -154,10 +163,10 @@ def chart_oversub(rows, hs, out):
         if b:
             ax.text(j, ax.get_ylim()[0], "%s\n%.3g M/s" % (BASELINE, b / 1e6),
                     ha="center", va="bottom", fontsize=6)
-    ax.legend(fontsize=7, ncol=2)
+    legend_below(fig, ax)
     ax.set_title("Oversubscription, unregistered threads, pipeline "
                  "(grid bulk %s keep %s)" % (bulk, keep))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     path = os.path.join(out, "bench-oversub.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -242,8 +251,36 @@ def chart_pages(rows, out):
     return path
 
 
+def chart_testpmd(path, out):
+    if not path or not os.path.exists(path):
+        return None
+    with open(path) as f:
+        samples = [r for r in csv.DictReader(f) if r["kept"] == "1"]
+    if not samples:
+        return None
+    hs = handlers_of(samples)
+    caches = sorted({r["mbcache"] for r in samples}, key=int)
+
+    def val(c, h):
+        v = sorted(float(r["rx_pps"]) for r in samples
+                   if r["handler"] == h and r["mbcache"] == c)
+        return v[len(v) // 2] / 1e6 if v else None
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    bars(ax, ["--mbcache=%s" % c for c in caches], hs,
+         lambda g, h: val(g.split("=")[1], h), fmt="%.1f")
+    ax.set_ylabel("Mpps, median of kept 1 s samples")
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.15)
+    ax.legend(fontsize=8)
+    ax.set_title("testpmd io forwarding, 2 x net_null, --no-huge", fontsize=10)
+    fig.tight_layout()
+    path = os.path.join(out, "bench-testpmd.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     rows = rows_of(sys.argv[1])
     out = sys.argv[2]
@@ -252,7 +289,9 @@ def main():
     made = [p for p in (chart_lcores(rows, grid_hs, out),
                         chart_oversub(rows, grid_hs, out),
                         chart_deep(rows, out),
-                        chart_pages(rows, out)) if p]
+                        chart_pages(rows, out),
+                        chart_testpmd(sys.argv[3] if len(sys.argv) > 3
+                                      else None, out)) if p]
     for p in made:
         print("chart: " + p)
     if not made:
