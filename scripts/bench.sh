@@ -120,9 +120,13 @@ run() {
 	"$TM_BENCH_APP" "${eal_args[@]}" --no-pci -d "$plugin" \
 		--file-prefix="$prefix-$nrun" --no-telemetry \
 		-- turbomem_bench "${common[@]}" "$@" \
-		--csv "$part.csv" --json "$part.json" >"$lg" 2> >(tee -a "$lg.progress" >&2) || rc=$?
+		--csv "$part.csv" --json "$part.json" >"$lg" 2>"$lg.stderr" &
+	local pid=$!
+	# Progress lines on the terminal as they come, EAL's chatter in the log.
+	tail -s 0.2 -n +1 -f --pid=$pid "$lg.stderr" 2>/dev/null | grep --line-buffered '^\[bench\]' >&2 || true
+	wait $pid || rc=$?
 	if [ $rc -ne 0 ] || [ ! -f "$part.csv" ]; then
-		tail -20 "$lg" >&2
+		tail -20 "$lg" "$lg.stderr" >&2
 		die "$name failed (rc $rc); log: $lg"
 	fi
 	# For the check: what this run was asked for.

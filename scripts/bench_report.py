@@ -101,7 +101,7 @@ def params(r):
     elif r["scenario"] in ("locality", "hw"):
         p.append("%s in flight" % r["keep"])
     elif r["scenario"] == "deep":
-        p.append("%s held of %s" % (r["keep"], r["pool_size"]))
+        p.append("%s/%s held" % (r["keep"], r["pool_size"]))
     p.append("cache " + r["cache"])
     if r["scenario"] == "deep":
         p.append(r["mem"])
@@ -130,7 +130,7 @@ def table(path):
         bv, unit, _ = figure(base) if base else (None, figure(next(iter(g.values())))[1], True)
         if sc != last:
             print("\n== %s (%s) ==" % (sc, unit))
-            print("%-13s %-38s %12s " % ("layout", "parameters", BASELINE) +
+            print("%-13s %-46s %12s " % ("layout", "parameters", BASELINE) +
                   " ".join("%*s" % (w, h) for h in handlers if h != BASELINE))
             last = sc
         cells = []
@@ -152,7 +152,7 @@ def table(path):
             btxt = "n/a" if base and base["status"].startswith("n/a") else "-"
         else:
             btxt = "%.4g" % bv
-        print("%-13s %-38s %12s " % (layout[:13], par[:38], btxt) + " ".join(cells))
+        print("%-13s %-46s %12s " % (layout[:13], par[:46], btxt) + " ".join(cells))
     deep_summary(rows)
     backing = sorted({(r["handler"], r["mem"], r["backing"], r["huge_pct"])
                       for r in rows if r["scenario"] == "deep"})
