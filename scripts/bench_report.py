@@ -130,7 +130,7 @@ def table(path):
         bv, unit, _ = figure(base) if base else (None, figure(next(iter(g.values())))[1], True)
         if sc != last:
             print("\n== %s (%s) ==" % (sc, unit))
-            print("%-13s %-46s %12s " % ("layout", "parameters", BASELINE) +
+            print("%-13s %-48s %12s " % ("layout", "parameters", BASELINE) +
                   " ".join("%*s" % (w, h) for h in handlers if h != BASELINE))
             last = sc
         cells = []
@@ -152,7 +152,7 @@ def table(path):
             btxt = "n/a" if base and base["status"].startswith("n/a") else "-"
         else:
             btxt = "%.4g" % bv
-        print("%-13s %-46s %12s " % (layout[:13], par[:46], btxt) + " ".join(cells))
+        print("%-13s %-48s %12s " % (layout[:13], par[:48], btxt) + " ".join(cells))
     deep_summary(rows)
     backing = sorted({(r["handler"], r["mem"], r["backing"], r["huge_pct"])
                       for r in rows if r["scenario"] == "deep"})
