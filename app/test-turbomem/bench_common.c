@@ -427,13 +427,15 @@ turbomem_report(const struct rte_mempool *mp, struct bench_row *r)
 	fn = (mem_info_fn *)(uintptr_t)dlsym(handle, "rte_pmd_turbomem_mem_info");
 	name = (backing_name_fn *)(uintptr_t)dlsym(handle,
 			"rte_pmd_turbomem_backing_name");
-	if (fn != NULL && fn(mp, &info) == 0) {
-		off = strlen(r->status);
+	off = strlen(r->status);
+	if (fn == NULL)
+		snprintf(r->status + off, sizeof(r->status) - off,
+			"; plugin has no rte_pmd_turbomem_mem_info");
+	else if (fn(mp, &info) == 0)
 		snprintf(r->status + off, sizeof(r->status) - off,
 			"; turbomem report: %s, %.1f%% huge",
 			name != NULL ? name(info.backing) : "?",
 			info.bytes ? 100.0 * info.huge_bytes / info.bytes : 0.0);
-	}
 	dlclose(handle);
 }
 

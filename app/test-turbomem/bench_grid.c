@@ -151,14 +151,17 @@ grid_measure(struct grid_run *r, unsigned int nworkers, bool nonEAL,
 		r->w[i].objs = r->w[i].cycles = 0;
 		r->w[i].errors = 0;
 	}
+	/* relaxed: launching the workers (pthread_create, EAL launch) orders it */
 	atomic_store_explicit(&r->stop, false, memory_order_relaxed);
 	if (nonEAL) {
+		/* relaxed: before pthread_create, which orders it */
 		atomic_store_explicit(&r->next_thread, 0, memory_order_relaxed);
 		for (i = 0; i < nworkers; i++)
 			if (pthread_create(&tid[i], NULL, grid_thread, r) != 0)
 				break;
 		nworkers = i;
 		usleep((useconds_t)(bench_opts.seconds * 1e6));
+		/* relaxed: a signal; results are read after pthread_join */
 		atomic_store_explicit(&r->stop, true, memory_order_relaxed);
 		for (i = 0; i < nworkers; i++)
 			pthread_join(tid[i], NULL);
@@ -166,6 +169,7 @@ grid_measure(struct grid_run *r, unsigned int nworkers, bool nonEAL,
 	} else {
 		rte_eal_mp_remote_launch(grid_lcore, r, SKIP_MAIN);
 		usleep((useconds_t)(bench_opts.seconds * 1e6));
+		/* relaxed: a signal; results are read after the lcores' wait */
 		atomic_store_explicit(&r->stop, true, memory_order_relaxed);
 		rte_eal_mp_wait_lcore();
 		cpus = bench_worker_cpus();

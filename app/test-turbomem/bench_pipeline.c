@@ -165,6 +165,7 @@ bench_pipeline(void)
 					SOCKET_ID_ANY, true);
 			if (r->mp == NULL)
 				continue;
+			/* relaxed: the EAL launch below orders these stores */
 			for (i = 0; i < pairs; i++) {
 				atomic_store_explicit(&r->pairs[i].producer_done,
 					false, memory_order_relaxed);
@@ -175,6 +176,7 @@ bench_pipeline(void)
 			rte_eal_mp_remote_launch(pipe_lcore, r, SKIP_MAIN);
 			/* Sleep: the main lcore may share a CPU with a worker. */
 			usleep((useconds_t)(o->seconds * 1e6));
+			/* relaxed: a signal; results read after the wait */
 			atomic_store_explicit(&r->stop, true,
 				memory_order_relaxed);
 			rte_eal_mp_wait_lcore();
