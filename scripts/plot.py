@@ -266,8 +266,8 @@ def chart_testpmd(path, out):
                    if r["handler"] == h and r["mbcache"] == c)
         return v[len(v) // 2] / 1e6 if v else None
     fig, ax = plt.subplots(figsize=(6, 4.5))
-    bars(ax, ["--mbcache=%s" % c for c in caches], hs,
-         lambda g, h: val(g.split("=")[1], h), fmt="%.1f")
+    bars(ax, ["mbuf cache %s" % c for c in caches], hs,
+         lambda g, h: val(g.split()[-1], h), fmt="%.1f")
     ax.set_ylabel("Mpps, median of kept 1 s samples")
     ax.set_ylim(0, ax.get_ylim()[1] * 1.15)
     ax.legend(fontsize=8)
