@@ -226,10 +226,14 @@ bench_grid(void)
 		unsigned int bulk = o->bulks[b], keep = o->keeps[k];
 		unsigned int cache = nonEAL ? 0 : o->caches[c];
 		const char *skip[BENCH_MAX_HANDLERS];
+		char bulk_s[16];
 
 		set++;
-		bench_progress("grid %u/%u: %s, bulk %u (0: random) keep %u cache %u",
-			set, nsets, o->layout, bulk, keep, cache);
+		bench_progress("grid %u/%u: %s, bulk %s keep %u cache %u",
+			set, nsets, o->layout,
+			bulk == BENCH_BULK_RANDOM ? "random" :
+			(snprintf(bulk_s, sizeof(bulk_s), "%u", bulk), bulk_s),
+			keep, cache);
 		for (h = 0; h < o->nb_handlers; h++)
 			skip[h] = bench_handler_skip(o->handlers[h], nonEAL,
 					GRID_ELT_SIZE);
