@@ -140,6 +140,7 @@ bench_parse(struct bench_opts *o, const char **scenario)
 		} else if (strcmp(k, "--bulks") == 0 ||
 				strcmp(k, "--bulk") == 0) {
 			ret = parse_uint_list(v, o->bulks, &o->nb_bulks, true);
+			o->bulks_given = true;
 		} else if (strcmp(k, "--keeps") == 0 ||
 				strcmp(k, "--keep") == 0) {
 			ret = parse_uint_list(v, o->keeps, &o->nb_keeps, false);

@@ -33,15 +33,19 @@
  *           Figures: objects got per second summed over workers (median
  *           round); cycles per object = elapsed TSC cycles x min(workers,
  *           CPUs) / objects, the CPU time the workers had per object.
+ *           A run ends when the main lcore, asleep meanwhile, raises a stop
+ *           flag checked at every get/put, so a collapsing handler
+ *           (preempted ring producers) cannot stretch it.
  * pipeline  pairs of worker lcores: the first allocates in bulks of "bulk"
  *           and hands the objects through an rte_ring (1024 slots, SP/SC) to
  *           the second, which frees them; mempool caches cannot balance this.
- *             bulk {32}  cache {0, default}; needs an even number of workers
+ *             bulk {32} (--bulks), cache {0, default}; needs an even
+ *             number of workers (bench.sh: 2 pinned)
  *           Figures: objects per second through all pairs, cycles per object.
  * locality  one lcore. Pool of 65535 2048-byte objects drained and refilled
  *           in shuffled order (a drop storm), then steady state: allocate a
  *           bulk of 32, write the first cache line of each, queue them in a
- *           FIFO of 4096 objects in flight, free the oldest 32.
+ *           FIFO of 512 objects in flight, free the oldest 32.
  *             cache {0, default}
  *           Figures: cycles per object; distinct 4 KB and 2 MB pages among
  *           the addresses of every 1000 consecutive allocations (mean).
@@ -54,7 +58,8 @@
  *           or hugetlbfs); the row records the backing measured from
  *           /proc/self/smaps (and turbomem's own report when the plugin
  *           exports rte_pmd_turbomem_mem_info).
- *           Figures: cycles per mbuf, best of the rounds.
+ *           Figures: cycles per mbuf, best of the rounds (and dTLB misses
+ *           and CPU cycles per mbuf where the PMU exists).
  * hw        the locality workload (cache 0) under perf_event_open counters:
  *           dTLB load misses and CPU cycles per object; "n/a" when the
  *           machine has no PMU (--pmu off simulates that).
@@ -67,7 +72,10 @@
  *          --bulk N --keep N --cache N   (single values, turbomem_perf style)
  *          --seconds S (0.5) per measurement  --rounds N (3)
  *          --nonEAL N  --layout LABEL  --seed N (1)  --deep-n N (262143)
- *          --pmu on|off  --csv FILE  --json FILE (appended rows / document)
+ *          --pmu on|off  --csv FILE  --json FILE (written at the end, with
+ *          a run header: DPDK, kernel, CPU, THP mode, hugepages, seed...)
+ * "turbomem_perf" is the same command with the former defaults: grid,
+ * bulk 16, keep 32, cache 0, 1 s.
  *
  * Handlers that are not registered, or refuse the workload (bucket with
  * unregistered threads: it indexes per-lcore arrays with rte_lcore_id()),
@@ -95,6 +103,7 @@ struct bench_opts {
 	const char *handlers[BENCH_MAX_HANDLERS];
 	unsigned int nb_handlers;
 	unsigned int bulks[BENCH_MAX_LIST], nb_bulks;
+	bool bulks_given;      /* --bulks on the command line */
 	unsigned int keeps[BENCH_MAX_LIST], nb_keeps;
 	unsigned int caches[BENCH_MAX_LIST], nb_caches;
 	double seconds;

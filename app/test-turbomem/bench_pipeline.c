@@ -134,11 +134,12 @@ bench_pipeline(void)
 		}
 	}
 
-	for (b = 0; b < o->nb_bulks; b++)
+	for (b = 0; b < (o->bulks_given ? o->nb_bulks : 1); b++)
 	for (c = 0; c < o->nb_caches; c++) {
 		double rate[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
 		double cyc[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-		unsigned int bulk = o->bulks[b], cache = o->caches[c];
+		unsigned int bulk = o->bulks_given ? o->bulks[b] : 32;
+		unsigned int cache = o->caches[c];
 		const char *skip[BENCH_MAX_HANDLERS];
 
 		/* random bulks are a grid matter; here 32 stands for them */
