@@ -65,6 +65,7 @@ cc -O2 -shared -fPIC -o "$work/shim.so" "$work/shim.c" -ldl
 ref=$out/vs-dpdk-mempool_perf.log
 : >"$ref"
 : >"$out/vs-dpdk-grid.log"
+rm -f "$out"/vs-dpdk-grid-*.csv
 for ((r = 1; r <= TM_REF_ROUNDS; r++)); do
 	echo "[bench-vs-dpdk] round $r/$TM_REF_ROUNDS: mempool_perf_autotest, speed-up $TM_REF_SPEEDUP (log: $ref)" >&2
 	# Stop at the first line of the cache tests: the no-cache ones are done.
