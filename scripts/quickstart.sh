@@ -4,8 +4,15 @@
 #
 # From a fresh machine to numbers: install the dependencies, build the
 # plugin, run the benchmarks (main_job) and print their tables.
-# Takes a few minutes (about 1 for the benchmarks, plus package
-# installation on a fresh machine).
+# At most 10 minutes on 2 vCPUs from a fresh clone (about 5 for the
+# benchmarks, the rest package installation and the build):
+#   - scripts/bench.sh quick: turbomem_bench's grid subset (1 lcore,
+#     2 pinned, 6 lcores on 2 CPUs, unregistered threads), pipeline,
+#     locality, hardware counters, deep in-flight (--no-huge and, when
+#     2 MB pages can be reserved, hugetlbfs), every default handler;
+#   - scripts/testpmd-compare.sh: testpmd io forwarding over two net_null
+#     ports, turbomem vs ring_mp_mc, --mbcache=0 and default.
+# Results (CSV, JSON, PNG charts, logs) go to results/ (ignored by git).
 #
 # Environment:
 #   TM_BUILD_DIR   build directory (default build)
@@ -13,7 +20,9 @@
 #   TM_DEPS_SKIP=1 do not run scripts/deps.sh
 #   MESON, NINJA   the meson/ninja to use (default: /usr/bin/meson and
 #                  /usr/bin/ninja when present, not a pyenv/pip one)
-#   and the TM_CMP_* knobs of scripts/testpmd-compare.sh
+#   TM_QUICK_BENCH=0 skip scripts/bench.sh; TM_QUICK_TESTPMD=0 skip testpmd
+#   and the TM_BENCH_* knobs of scripts/bench.sh, the TM_CMP_* knobs of
+#   scripts/testpmd-compare.sh
 
 set -euo pipefail
 
@@ -43,8 +52,20 @@ build() {
 
 # The benchmarks. Add new ones here; each prints its own table.
 main_job() {
-	TM_PLUGIN=$repo/$TM_BUILD_DIR/librte_mempool_turbomem.so \
-		bash scripts/testpmd-compare.sh
+	local plugin=$repo/$TM_BUILD_DIR/librte_mempool_turbomem.so
+	if [ "${TM_QUICK_BENCH:-1}" != 0 ]; then
+		TM_BUILD_DIR=$TM_BUILD_DIR TM_PLUGIN=$plugin TM_BENCH_PLOT=0 \
+			bash scripts/bench.sh quick
+	fi
+	if [ "${TM_QUICK_TESTPMD:-1}" != 0 ]; then
+		TM_PLUGIN=$plugin bash scripts/testpmd-compare.sh |
+			tee results/testpmd-table.txt
+	fi
+	# Charts of both, once testpmd's samples are there too.
+	if [ -f results/bench.csv ]; then
+		"$(pick_tool python3 /usr/bin/python3)" scripts/plot.py \
+			results/bench.csv results results/testpmd.csv
+	fi
 }
 
 t0=$SECONDS
@@ -64,4 +85,14 @@ build >"$build_log" 2>&1 || {
 log "built $TM_BUILD_DIR/librte_mempool_turbomem.so in $((SECONDS - t0))s"
 
 main_job
-log "done in $((SECONDS - t0))s; raw results under results/"
+if [ -f results/bench-table.txt ]; then
+	echo
+	echo "=== turbomem_bench (results/bench-table.txt) ==="
+	cat results/bench-table.txt
+fi
+if [ -f results/testpmd-table.txt ]; then
+	echo
+	echo "=== testpmd (results/testpmd-table.txt) ==="
+	cat results/testpmd-table.txt
+fi
+log "done in $((SECONDS - t0))s; results under results/: bench.csv bench.json testpmd.csv $(cd results && ls -- *.png 2>/dev/null | tr '\n' ' ')"

@@ -14,9 +14,12 @@
 #   ci     "meson test --suite ci" in ./build: mutation check of the core
 #          (scripts/mutants.sh) and the in-tree DPDK build with its testpmd
 #          forwarding on turbomem (scripts/intree.sh)
+#   perf   "meson test --suite perf" in ./build: a seconds-long slice of
+#          every turbomem_bench scenario, checking every row is produced
+#          (scripts/bench.sh smoke; no timing assertions; ~15 s)
 #
 # Environment:
-#   TM_TEST_STAGES      stages to run (default "tsan ci fast")
+#   TM_TEST_STAGES      stages to run (default "tsan ci perf fast")
 #   TM_BUILD_DIR        build directory of the fast stage (default build)
 #   TM_TSAN_BUILD_DIR   build directory of the tsan stage (default build-tsan)
 #   TM_MESON_OPTS       extra "meson setup" options for every build
@@ -33,8 +36,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-known_stages="fast tsan ci"
-TM_TEST_STAGES=${TM_TEST_STAGES:-tsan ci fast}
+known_stages="fast tsan ci perf"
+TM_TEST_STAGES=${TM_TEST_STAGES:-tsan ci perf fast}
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_TSAN_BUILD_DIR=${TM_TSAN_BUILD_DIR:-build-tsan}
 
@@ -97,6 +100,12 @@ stage_ci() {
 	meson_configure "$TM_BUILD_DIR" || return
 	"$NINJA" -C "$TM_BUILD_DIR" || return
 	meson_test "$TM_BUILD_DIR" ci --suite ci
+}
+
+stage_perf() {
+	meson_configure "$TM_BUILD_DIR" || return
+	"$NINJA" -C "$TM_BUILD_DIR" || return
+	meson_test "$TM_BUILD_DIR" perf --suite perf
 }
 
 stage_tsan() {

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+/*
+ * grid scenario (matrix in bench_common.h): get/put loops modelled on
+ * mempool_perf_autotest, on the EAL worker lcores or on unregistered
+ * threads, every handler interleaved round by round.
+ */
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+
+#include "test.h"
+#include "bench_common.h"
+
+#define GRID_ELT_SIZE 2048
+#define GRID_SEQ 4096 /* random bulk sizes per worker, a power of 2 */
+#define GRID_MAX_WORKERS RTE_MAX_LCORE
+
+struct grid_worker {
+	uint64_t objs;
+	uint64_t cycles;
+	unsigned int errors;
+	uint8_t seq[GRID_SEQ];
+} __rte_cache_aligned;
+
+struct grid_run {
+	struct rte_mempool *mp;
+	unsigned int bulk, keep;
+	_Atomic bool stop;
+	bool use_cache;
+	_Atomic unsigned int next_thread;
+	struct grid_worker *w;
+};
+
+static __rte_always_inline bool
+grid_stopped(struct grid_run *r)
+{
+	/* relaxed: a signal only; the figures come from each worker's TSC */
+	return atomic_load_explicit(&r->stop, memory_order_relaxed);
+}
+
+static __rte_always_inline unsigned int
+next_bulk(struct grid_worker *w, unsigned int bulk, unsigned int *pos,
+		unsigned int left)
+{
+	unsigned int n = bulk;
+
+	if (bulk == BENCH_BULK_RANDOM)
+		n = w->seq[(*pos)++ & (GRID_SEQ - 1)];
+	return RTE_MIN(n, left);
+}
+
+/*
+ * Runs until the main lcore raises "stop", checked at every operation (an
+ * L1-resident load until it changes, so it costs every handler the same
+ * cycle): preempted threads of a collapsing handler cannot stretch a run.
+ * Objects got when stop comes are not put back: the pool is freed whole.
+ */
+static void
+grid_loop(struct grid_run *r, struct grid_worker *w,
+		struct rte_mempool_cache *cache)
+{
+	void *tab[BENCH_MAX_KEEP] __rte_cache_aligned;
+	unsigned int keep = r->keep, bulk = r->bulk, i, n, got, pos = 0;
+	uint64_t start = rte_rdtsc(), objs = 0;
+
+	while (!grid_stopped(r)) {
+		for (got = 0; got < keep; got += n) {
+			n = next_bulk(w, bulk, &pos, keep - got);
+			if (unlikely(rte_mempool_generic_get(r->mp, &tab[got],
+					n, cache) < 0)) {
+				w->errors++;
+				break;
+			}
+			if (unlikely(grid_stopped(r))) {
+				got += n;
+				break;
+			}
+		}
+		objs += got;
+		for (i = 0; i < got; i += n) {
+			n = next_bulk(w, bulk, &pos, got - i);
+			rte_mempool_generic_put(r->mp, &tab[i], n, cache);
+			if (unlikely(grid_stopped(r)))
+				break;
+		}
+	}
+	w->objs = objs;
+	w->cycles = rte_rdtsc() - start;
+}
+
+static int
+grid_lcore(void *arg)
+{
+	struct grid_run *r = arg;
+	unsigned int idx = rte_lcore_index(rte_lcore_id()) - 1;
+
+	grid_loop(r, &r->w[idx], r->use_cache ?
+		rte_mempool_default_cache(r->mp, rte_lcore_id()) : NULL);
+	return 0;
+}
+
+static void *
+grid_thread(void *arg)
+{
+	struct grid_run *r = arg;
+	/* relaxed: only hands out distinct indices, ordered by pthread_create */
+	unsigned int idx = atomic_fetch_add_explicit(&r->next_thread, 1,
+			memory_order_relaxed);
+
+	/* Unregistered: rte_lcore_id() is LCORE_ID_ANY, no mempool cache. */
+	grid_loop(r, &r->w[idx], NULL);
+	return NULL;
+}
+
+static void
+grid_seq(struct grid_worker *w, unsigned int n)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++) {
+		uint64_t st = (bench_opts.seed + 1) * 0x9E3779B97F4A7C15ULL + i;
+
+		for (k = 0; k < GRID_SEQ; k++)
+			w[i].seq[k] = 1 + bench_rand(&st) % BENCH_RANDOM_MAX;
+	}
+}
+
+/* One measurement: objects per second summed over workers, NAN if failed. */
+static double
+grid_measure(struct grid_run *r, unsigned int nworkers, bool nonEAL,
+		double seconds, double *cyc_per_obj, unsigned int *errors)
+{
+	pthread_t tid[64];
+	uint64_t objs = 0, cycles = 0;
+	unsigned int i, cpus;
+	double secs;
+
+	for (i = 0; i < nworkers; i++) {
+		r->w[i].objs = r->w[i].cycles = 0;
+		r->w[i].errors = 0;
+	}
+	/* relaxed: launching the workers (pthread_create, EAL launch) orders it */
+	atomic_store_explicit(&r->stop, false, memory_order_relaxed);
+	if (nonEAL) {
+		/* relaxed: before pthread_create, which orders it */
+		atomic_store_explicit(&r->next_thread, 0, memory_order_relaxed);
+		for (i = 0; i < nworkers; i++)
+			if (pthread_create(&tid[i], NULL, grid_thread, r) != 0)
+				break;
+		nworkers = i;
+		usleep((useconds_t)(seconds * 1e6));
+		/* relaxed: a signal; results are read after pthread_join */
+		atomic_store_explicit(&r->stop, true, memory_order_relaxed);
+		for (i = 0; i < nworkers; i++)
+			pthread_join(tid[i], NULL);
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	} else {
+		rte_eal_mp_remote_launch(grid_lcore, r, SKIP_MAIN);
+		usleep((useconds_t)(seconds * 1e6));
+		/* relaxed: a signal; results are read after the lcores' wait */
+		atomic_store_explicit(&r->stop, true, memory_order_relaxed);
+		rte_eal_mp_wait_lcore();
+		cpus = bench_worker_cpus();
+	}
+	*errors = 0;
+	secs = 0;
+	for (i = 0; i < nworkers; i++) {
+		objs += r->w[i].objs;
+		cycles += r->w[i].cycles;
+		*errors += r->w[i].errors;
+		if (r->w[i].cycles > 0)
+			secs += (double)r->w[i].objs / r->w[i].cycles;
+	}
+	if (objs == 0 || nworkers == 0)
+		return NAN;
+	*cyc_per_obj = (double)cycles / nworkers *
+		RTE_MIN(nworkers, cpus) / objs;
+	/* Each worker's own rate, summed: what mempool_perf_autotest reports. */
+	return secs * rte_get_tsc_hz();
+}
+
+/*
+ * The first few hundred milliseconds of a process run slower (measured:
+ * the first 0.1 s round of ring_mp_mc 15-20% below the next ones; idle
+ * vCPUs waking up, first faults): 0.3 s of the first set, unrecorded, so
+ * that this is no handler's measurement.
+ */
+static void
+grid_warm_up(struct grid_run *r, unsigned int nworkers, bool nonEAL,
+		unsigned int size)
+{
+	const struct bench_opts *o = &bench_opts;
+	unsigned int h, e;
+	double c;
+
+	for (h = 0; h < o->nb_handlers; h++)
+		if (bench_handler_skip(o->handlers[h], nonEAL,
+				GRID_ELT_SIZE) == NULL)
+			break;
+	if (h == o->nb_handlers)
+		return;
+	r->bulk = o->bulks[0];
+	r->keep = o->keeps[0];
+	r->use_cache = false;
+	r->mp = tm_test_pool("tm_bench_grid", size, GRID_ELT_SIZE, 0,
+			o->handlers[h], SOCKET_ID_ANY, true);
+	if (r->mp == NULL)
+		return;
+	grid_measure(r, nworkers, nonEAL, 0.3, &c, &e);
+	rte_mempool_free(r->mp);
+}
+
+int
+bench_grid(void)
+{
+	const struct bench_opts *o = &bench_opts;
+	bool nonEAL = o->nonEAL > 0;
+	unsigned int nworkers = nonEAL ? o->nonEAL : rte_lcore_count() - 1;
+	unsigned int cpus = nonEAL ? (unsigned int)sysconf(_SC_NPROCESSORS_ONLN) :
+		bench_worker_cpus();
+	unsigned int b, k, c, h, round, set = 0, nsets, size;
+	struct grid_run r;
+	int ret = TEST_SUCCESS;
+
+	if (nworkers == 0) {
+		printf("grid needs at least one worker lcore (or --nonEAL N)\n");
+		return TEST_FAILED;
+	}
+	memset(&r, 0, sizeof(r));
+	r.w = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*r.w) * nworkers);
+	if (r.w == NULL)
+		return TEST_FAILED;
+	grid_seq(r.w, nworkers);
+	/* mempool_perf_autotest's size, counting every thread as an lcore. */
+	size = (rte_lcore_count() + (nonEAL ? nworkers : 0)) *
+		(BENCH_MAX_KEEP + RTE_MEMPOOL_CACHE_MAX_SIZE) - 1;
+	nsets = o->nb_bulks * o->nb_keeps * (nonEAL ? 1 : o->nb_caches);
+	grid_warm_up(&r, nworkers, nonEAL, size);
+
+	for (b = 0; b < o->nb_bulks; b++)
+	for (k = 0; k < o->nb_keeps; k++)
+	for (c = 0; c < (nonEAL ? 1 : o->nb_caches); c++) {
+		double rate[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
+		double cyc[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
+		unsigned int errs[BENCH_MAX_HANDLERS] = { 0 };
+		unsigned int bulk = o->bulks[b], keep = o->keeps[k];
+		unsigned int cache = nonEAL ? 0 : o->caches[c];
+		const char *skip[BENCH_MAX_HANDLERS];
+		char bulk_s[16];
+
+		set++;
+		bench_progress("grid %u/%u: %s, bulk %s keep %u cache %u",
+			set, nsets, o->layout,
+			bulk == BENCH_BULK_RANDOM ? "random" :
+			(snprintf(bulk_s, sizeof(bulk_s), "%u", bulk), bulk_s),
+			keep, cache);
+		for (h = 0; h < o->nb_handlers; h++)
+			skip[h] = bench_handler_skip(o->handlers[h], nonEAL,
+					GRID_ELT_SIZE);
+		if (bulk != BENCH_BULK_RANDOM && keep % bulk != 0) {
+			printf("grid: keep %u not a multiple of bulk %u: set skipped\n",
+				keep, bulk);
+			continue;
+		}
+		r.bulk = bulk;
+		r.keep = keep;
+		r.use_cache = cache > 0;
+		for (round = 0; round < o->rounds; round++)
+		for (h = 0; h < o->nb_handlers; h++) {
+			unsigned int e = 0;
+
+			rate[h][round] = cyc[h][round] = NAN;
+			if (skip[h] != NULL)
+				continue;
+			r.mp = tm_test_pool("tm_bench_grid", size, GRID_ELT_SIZE,
+					cache, o->handlers[h], SOCKET_ID_ANY, true);
+			if (r.mp == NULL)
+				continue;
+			rate[h][round] = grid_measure(&r, nworkers, nonEAL,
+					o->seconds, &cyc[h][round], &e);
+			errs[h] += e;
+			rte_mempool_free(r.mp);
+		}
+		for (h = 0; h < o->nb_handlers; h++) {
+			struct bench_row row;
+
+			bench_row_init(&row, "grid", o->handlers[h]);
+			snprintf(row.threads, sizeof(row.threads), "%s",
+				nonEAL ? "nonEAL" : "eal");
+			row.workers = nworkers;
+			row.cpus = cpus;
+			row.bulk = bulk;
+			row.keep = keep;
+			row.cache = nonEAL ? -1 : (int)cache;
+			row.pool_size = size;
+			row.rounds = o->rounds;
+			snprintf(row.stat, sizeof(row.stat), "median");
+			snprintf(row.backing, sizeof(row.backing), "-");
+			if (skip[h] != NULL) {
+				snprintf(row.status, sizeof(row.status),
+					"skip: %s", skip[h]);
+			} else {
+				row.mobj_s = bench_median(rate[h], o->rounds);
+				row.cycles_per_obj = bench_median(cyc[h],
+						o->rounds);
+				bench_samples_str(row.samples,
+					sizeof(row.samples), rate[h],
+					o->rounds, 1e6);
+				if (isnan(row.mobj_s)) {
+					snprintf(row.status, sizeof(row.status),
+						"error: pool creation or run failed");
+					ret = TEST_FAILED;
+				} else if (errs[h] > 0) {
+					snprintf(row.status, sizeof(row.status),
+						"ok; %u gets found the pool empty",
+						errs[h]);
+				}
+			}
+			bench_row_add(&row);
+		}
+	}
+	free(r.w);
+	return ret;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+/*
+ * pipeline scenario (matrix in bench_common.h): objects allocated on one
+ * lcore, handed through an rte_ring, freed on another. The allocating
+ * lcore's cache only ever empties and the freeing lcore's only fills, so
+ * every cache refill and flush reaches the handler.
+ */
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+#include <rte_pause.h>
+#include <rte_ring.h>
+
+#include "test.h"
+#include "bench_common.h"
+
+#define PIPE_ELT_SIZE 2048
+#define PIPE_RING 1024
+#define PIPE_MAX_PAIRS (RTE_MAX_LCORE / 2)
+
+struct pipe_pair {
+	struct rte_ring *ring;
+	_Atomic bool producer_done;
+	uint64_t freed;
+	uint64_t cycles;
+} __rte_cache_aligned;
+
+struct pipe_run {
+	struct rte_mempool *mp;
+	unsigned int bulk;
+	_Atomic bool stop;
+	struct pipe_pair pairs[PIPE_MAX_PAIRS];
+};
+
+static struct pipe_run pipe_run;
+
+static int
+pipe_producer(struct pipe_run *r, struct pipe_pair *p)
+{
+	struct rte_mempool_cache *cache = rte_mempool_default_cache(r->mp,
+			rte_lcore_id());
+	void *tab[BENCH_MAX_KEEP];
+	unsigned int n = r->bulk;
+
+	/* relaxed: a signal only; the figures come from the consumer's TSC */
+	while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+		if (rte_mempool_generic_get(r->mp, tab, n, cache) < 0) {
+			/* All objects in flight: wait for the consumer. */
+			rte_pause();
+			continue;
+		}
+		while (rte_ring_enqueue_bulk(p->ring, tab, n, NULL) == 0)
+			rte_pause();
+	}
+	/* release: the consumer's acquire load sees every enqueue before it */
+	atomic_store_explicit(&p->producer_done, true, memory_order_release);
+	return 0;
+}
+
+static int
+pipe_consumer(struct pipe_run *r, struct pipe_pair *p)
+{
+	struct rte_mempool_cache *cache = rte_mempool_default_cache(r->mp,
+			rte_lcore_id());
+	uint64_t start = rte_rdtsc(), freed = 0;
+	void *tab[BENCH_MAX_KEEP];
+	unsigned int n;
+
+	for (;;) {
+		/* acquire: pairs with the producer's release of done */
+		bool done = atomic_load_explicit(&p->producer_done,
+				memory_order_acquire);
+
+		n = rte_ring_dequeue_burst(p->ring, tab, r->bulk, NULL);
+		if (n > 0) {
+			rte_mempool_generic_put(r->mp, tab, n, cache);
+			freed += n;
+		} else if (done) {
+			break;
+		} else {
+			rte_pause();
+		}
+	}
+	p->freed = freed;
+	p->cycles = rte_rdtsc() - start;
+	return 0;
+}
+
+static int
+pipe_lcore(void *arg)
+{
+	struct pipe_run *r = arg;
+	unsigned int idx = rte_lcore_index(rte_lcore_id()) - 1;
+
+	if (idx % 2 == 0)
+		return pipe_producer(r, &r->pairs[idx / 2]);
+	return pipe_consumer(r, &r->pairs[idx / 2]);
+}
+
+int
+bench_pipeline(void)
+{
+	const struct bench_opts *o = &bench_opts;
+	unsigned int workers = rte_lcore_count() - 1, pairs = workers / 2;
+	unsigned int b, c, h, i, round, size;
+	struct pipe_run *r = &pipe_run;
+	int ret = TEST_SUCCESS;
+	char name[RTE_RING_NAMESIZE];
+
+	if (pairs == 0) {
+		printf("pipeline needs at least two worker lcores\n");
+		return TEST_FAILED;
+	}
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < pairs; i++) {
+		snprintf(name, sizeof(name), "tm_bench_pipe%u", i);
+		r->pairs[i].ring = rte_ring_create(name, PIPE_RING,
+				SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (r->pairs[i].ring == NULL) {
+			printf("cannot create ring %s\n", name);
+			ret = TEST_FAILED;
+			goto out;
+		}
+	}
+
+	for (b = 0; b < (o->bulks_given ? o->nb_bulks : 1); b++)
+	for (c = 0; c < o->nb_caches; c++) {
+		double rate[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
+		double cyc[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
+		unsigned int bulk = o->bulks_given ? o->bulks[b] : 32;
+		unsigned int cache = o->caches[c];
+		const char *skip[BENCH_MAX_HANDLERS];
+
+		/* random bulks are a grid matter; here 32 stands for them */
+		if (bulk == BENCH_BULK_RANDOM)
+			bulk = BENCH_RANDOM_MAX;
+		/* Ring, both caches at their flush threshold, in-flight bulks. */
+		size = pairs * (PIPE_RING + 2 * bulk) +
+			workers * (cache * 3 / 2 + bulk) + 64;
+		bench_progress("pipeline: %u pairs, bulk %u cache %u",
+			pairs, bulk, cache);
+		for (h = 0; h < o->nb_handlers; h++)
+			skip[h] = bench_handler_skip(o->handlers[h], false,
+					PIPE_ELT_SIZE);
+		r->bulk = bulk;
+		for (round = 0; round < o->rounds; round++)
+		for (h = 0; h < o->nb_handlers; h++) {
+			uint64_t freed = 0, cycles = 0;
+
+			rate[h][round] = cyc[h][round] = NAN;
+			if (skip[h] != NULL)
+				continue;
+			r->mp = tm_test_pool("tm_bench_pipe", size,
+					PIPE_ELT_SIZE, cache, o->handlers[h],
+					SOCKET_ID_ANY, true);
+			if (r->mp == NULL)
+				continue;
+			/* relaxed: the EAL launch below orders these stores */
+			for (i = 0; i < pairs; i++) {
+				atomic_store_explicit(&r->pairs[i].producer_done,
+					false, memory_order_relaxed);
+				r->pairs[i].freed = r->pairs[i].cycles = 0;
+			}
+			atomic_store_explicit(&r->stop, false,
+				memory_order_relaxed);
+			rte_eal_mp_remote_launch(pipe_lcore, r, SKIP_MAIN);
+			/* Sleep: the main lcore may share a CPU with a worker. */
+			usleep((useconds_t)(o->seconds * 1e6));
+			/* relaxed: a signal; results read after the wait */
+			atomic_store_explicit(&r->stop, true,
+				memory_order_relaxed);
+			rte_eal_mp_wait_lcore();
+			rate[h][round] = 0;
+			for (i = 0; i < pairs; i++) {
+				freed += r->pairs[i].freed;
+				cycles += r->pairs[i].cycles;
+				if (r->pairs[i].cycles > 0)
+					rate[h][round] += (double)r->pairs[i].freed *
+						rte_get_tsc_hz() /
+						r->pairs[i].cycles;
+			}
+			if (freed == 0)
+				rate[h][round] = NAN;
+			else	/* CPU time the workers had per object */
+				cyc[h][round] = (double)cycles / pairs *
+					RTE_MIN(workers, bench_worker_cpus()) /
+					freed;
+			if (rte_mempool_avail_count(r->mp) != size)
+				printf("pipeline: %s lost objects: %u of %u back\n",
+					o->handlers[h],
+					rte_mempool_avail_count(r->mp), size);
+			rte_mempool_free(r->mp);
+		}
+		for (h = 0; h < o->nb_handlers; h++) {
+			struct bench_row row;
+
+			bench_row_init(&row, "pipeline", o->handlers[h]);
+			row.workers = pairs * 2;
+			row.cpus = bench_worker_cpus();
+			row.bulk = bulk;
+			row.cache = cache;
+			row.pool_size = size;
+			row.rounds = o->rounds;
+			snprintf(row.stat, sizeof(row.stat), "median");
+			snprintf(row.backing, sizeof(row.backing), "-");
+			if (skip[h] != NULL) {
+				snprintf(row.status, sizeof(row.status),
+					"skip: %s", skip[h]);
+			} else {
+				row.mobj_s = bench_median(rate[h], o->rounds);
+				row.cycles_per_obj = bench_median(cyc[h],
+						o->rounds);
+				bench_samples_str(row.samples,
+					sizeof(row.samples), rate[h],
+					o->rounds, 1e6);
+				if (isnan(row.mobj_s)) {
+					snprintf(row.status, sizeof(row.status),
+						"error: pool creation or run failed");
+					ret = TEST_FAILED;
+				}
+			}
+			bench_row_add(&row);
+		}
+	}
+out:
+	for (i = 0; i < pairs; i++)
+		rte_ring_free(r->pairs[i].ring);
+	return ret;
+}
