@@ -22,6 +22,7 @@
 #include <rte_mempool.h>
 
 #include "turbomem_private.h"
+#include "turbomem_debug.h"
 
 RTE_LOG_REGISTER(turbomem_logtype, pmd.mempool.turbomem, NOTICE);
 
@@ -92,6 +93,7 @@ turbomem_free(struct rte_mempool *mp)
 	if (tp == NULL)
 		return;
 	tm_objmap_fini(&tp->map);
+	TM_DEBUG_FREE(tp);
 	rte_free(tp);
 	mp->pool_data = NULL;
 }
@@ -102,6 +104,7 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 {
 	struct turbomem_pool *tp = mp->pool_data;
 
+	TM_DEBUG_PUT(mp, obj_table, n);
 	tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx, &tp->map);
 	return 0;
 }
@@ -115,6 +118,7 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 
 	ret = tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
 			&tp->map);
+	TM_DEBUG_GET(mp, obj_table, n, ret);
 	return ret < 0 ? ret : 0;
 }
 

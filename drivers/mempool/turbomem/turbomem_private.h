@@ -46,6 +46,8 @@ extern int turbomem_logtype;
 struct turbomem_pool {
 	struct tm_objmap map;	/**< object <-> index */
 	struct tm_lifo *lifo;	/**< same allocation, after this struct */
+	/** Debug builds: a byte per object, see turbomem_debug.h. */
+	uint8_t *debug_state;
 };
 
 #endif /* TURBOMEM_PRIVATE_H */
