@@ -243,7 +243,7 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
  *
  * @return the number of failed CAS attempts (>= 0, for statistics) with
  *   objs[0..n-1] filled, -ENOENT (fewer than n objects; nothing taken, objs
- *   contents undefined), or -EFAULT (the list is shorter than its count:
+ *   untouched), or -EFAULT (the list is shorter than its count:
  *   corrupted by a contract violation such as a double put; nothing taken).
  */
 static inline __attribute__((always_inline)) int
@@ -263,12 +263,17 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 		if (tm_lifo_cnt(old.top_count) < n)
 			return -ENOENT;
 
+		/*
+		 * Find the n-th successor without writing objs: a pop that
+		 * fails must leave the caller's table as it was (the mempool
+		 * cache refills into its own array and keeps using it after
+		 * a failed dequeue).
+		 */
 		idx = tm_lifo_top(old.top_count);
 		for (i = 0; i < n; i++) {
 			/* Only a stale snapshot can end early: retry. */
 			if (idx >= l->capacity)
 				break;
-			objs[i] = to_obj(ctx, idx);
 			idx = tm_lifo_next(l, idx);
 		}
 		if (i < n) {
@@ -308,9 +313,19 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 		 */
 		if (tm_cas128(&l->head.whole, &old.whole, new.whole,
 				TM_MO_POP_SUCCESS, __ATOMIC_ACQUIRE))
-			return retries;
+			break;
 		retries++;
 	}
+	/*
+	 * The n objects are ours now: only an owner writes an object's link,
+	 * so this second walk reads the same chain as the first.
+	 */
+	idx = tm_lifo_top(old.top_count);
+	for (i = 0; i < n; i++) {
+		objs[i] = to_obj(ctx, idx);
+		idx = tm_lifo_next(l, idx);
+	}
+	return retries;
 }
 
 #ifdef __cplusplus
