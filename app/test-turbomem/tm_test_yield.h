@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+#ifndef TM_TEST_YIELD_H
+#define TM_TEST_YIELD_H
+
+/*
+ * Forced into the test-only "yield" build of the plugin (-include): a
+ * preemption point between reading the LIFO head and committing it, on
+ * about one commit in eight, so that the ABA stress shape sees other
+ * threads pop and push the same top in between. Never in a real build.
+ */
+
+#include <sched.h>
+#include <stdint.h>
+
+static __thread uint32_t tm_test_yield_rng __attribute__((unused)) = 1;
+
+#define TM_LIFO_TEST_YIELD() do { \
+	tm_test_yield_rng = tm_test_yield_rng * 1103515245u + 12345u; \
+	if (((tm_test_yield_rng >> 16) & 7) == 0) \
+		sched_yield(); \
+} while (0)
+
+#endif /* TM_TEST_YIELD_H */
