@@ -40,6 +40,7 @@
  * flushed, count == size, a drain one by one sees every object once, FREE).
  */
 
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -75,6 +76,7 @@ struct sstress {
 	enum cache_mode cache;
 	unsigned int max_bulk;
 	bool edges;		/* also 0, size - 1, size, size + 1 */
+	unsigned int hold_max;	/* most objects a thread holds */
 	unsigned long iterations;
 	uint64_t seed;
 	struct rte_ring *pipe;	/* pipeline hand-off */
@@ -261,7 +263,7 @@ mixed_loop(struct sstress *st, uint32_t me)
 			sample_count(st);
 		if (held == 0 || (rng(&seed) & 1)) {
 			n = pick_n(st, &seed);
-			if (held + n > size + 1)
+			if (held + n > st->hold_max)
 				continue;
 			r = do_get(st, uc, tab + held, n);
 			if (n == 0) {
@@ -408,6 +410,7 @@ stress_setup(struct sstress *st, const char *shape, const char *name,
 	memset(st, 0, sizeof(*st));
 	st->shape = shape;
 	st->cache = cache;
+	st->hold_max = n + 1;
 	st->by_serial = calloc(n, sizeof(*st->by_serial));
 	if (st->by_serial == NULL)
 		return -1;
@@ -476,12 +479,14 @@ out:
 static int
 stress_lcores(const char *shape, unsigned int n, unsigned int cache_size,
 		enum cache_mode cache, unsigned int max_bulk, bool edges,
-		unsigned long iterations)
+		unsigned long iterations, unsigned int hold_max)
 {
 	struct sstress st;
 
 	TEST_ASSERT(stress_setup(&st, shape, "tm_stress", n, cache_size,
 		cache) == 0, "pool creation failed");
+	if (hold_max != 0)
+		st.hold_max = hold_max;
 	st.max_bulk = max_bulk;
 	st.edges = edges;
 	st.iterations = iterations * tm_test_scale();
@@ -498,7 +503,7 @@ stress_lcores(const char *shape, unsigned int n, unsigned int cache_size,
 static int
 test_stress_cache0(void)
 {
-	return stress_lcores("cache0", 1024, 0, CACHE_NONE, 512, true, 20000);
+	return stress_lcores("cache0", 1024, 0, CACHE_NONE, 512, true, 20000, 0);
 }
 TM_TEST_REGISTER(turbomem_stress_cache0_autotest, test_stress_cache0);
 
@@ -506,7 +511,7 @@ static int
 test_stress_cachedef(void)
 {
 	return stress_lcores("cachedef", 1024, 64, CACHE_POOL, 512, true,
-			20000);
+			20000, 0);
 }
 TM_TEST_REGISTER(turbomem_stress_cachedef_autotest, test_stress_cachedef);
 
@@ -514,14 +519,15 @@ static int
 test_stress_usercache(void)
 {
 	return stress_lcores("usercache", 1024, 0, CACHE_USER, 512, true,
-			20000);
+			20000, 0);
 }
 TM_TEST_REGISTER(turbomem_stress_usercache_autotest, test_stress_usercache);
 
 static int
 test_stress_aba(void)
 {
-	return stress_lcores("aba", 4, 0, CACHE_NONE, 2, false, 100000);
+	/* Each thread holds at most 2 of the 4: the pool never stays empty. */
+	return stress_lcores("aba", 4, 0, CACHE_NONE, 2, false, 100000, 2);
 }
 TM_TEST_REGISTER(turbomem_stress_aba_autotest, test_stress_aba);
 
@@ -668,3 +674,85 @@ test_stress_churn(void)
 	return TEST_SUCCESS;
 }
 TM_TEST_REGISTER(turbomem_stress_churn_autotest, test_stress_churn);
+
+/*
+ * ABA, deterministically (yield plugin only): a pop reads head {X, 2}
+ * with X -> Y and walks to Y; at the preemption point another "thread"
+ * pops X and Y, pushes W and X back: head {X, 2} again, now X -> W. The
+ * stale commit must fail (the tag changed) and the pop retry; without
+ * the tag it would succeed and make Y, which the other holds, the top.
+ */
+typedef void (yield_fn_t)(void);
+
+static struct {
+	struct rte_mempool *mp;
+	yield_fn_t **hook;
+	void *x, *y, *w;
+	void *took[2];
+	int ret;
+} aba;
+
+static void
+aba_interfere(void)
+{
+	*aba.hook = NULL;	/* once, and not inside our own operations */
+	aba.ret = rte_mempool_ops_dequeue_bulk(aba.mp, &aba.took[0], 1);
+	aba.ret |= rte_mempool_ops_dequeue_bulk(aba.mp, &aba.took[1], 1);
+	rte_mempool_ops_enqueue_bulk(aba.mp, &aba.w, 1);
+	rte_mempool_ops_enqueue_bulk(aba.mp, &aba.x, 1);
+}
+
+static int
+test_aba_exact(void)
+{
+	void *a[4], *o1 = NULL, *o2 = NULL;
+	int ret = TEST_SUCCESS;
+
+	/* -d plugins are loaded RTLD_LOCAL: look the plugin up by soname. */
+	void *lib = dlopen("librte_mempool_turbomem_yield.so",
+			RTLD_NOW | RTLD_NOLOAD);
+
+	aba.hook = lib != NULL ? dlsym(lib, "tm_test_yield_hook") : NULL;
+	if (lib != NULL)
+		dlclose(lib);
+	if (aba.hook == NULL) {
+		printf("not the yield build of the plugin: nothing to check\n");
+		return TEST_SKIPPED;
+	}
+	aba.mp = tm_test_pool("tm_aba", 4, 64, 0, TM_OPS, SOCKET_ID_ANY,
+			true);
+	TEST_ASSERT(aba.mp != NULL, "pool creation failed");
+	TEST_CHECK(rte_mempool_ops_dequeue_bulk(aba.mp, a, 4) == 0, "get 4");
+	aba.x = a[0];
+	aba.y = a[1];
+	aba.w = a[2];
+	/* Free list X -> Y; W and a[3] held. */
+	rte_mempool_ops_enqueue_bulk(aba.mp, &aba.y, 1);
+	rte_mempool_ops_enqueue_bulk(aba.mp, &aba.x, 1);
+	*aba.hook = aba_interfere;
+	TEST_CHECK(rte_mempool_ops_dequeue_bulk(aba.mp, &o1, 1) == 0,
+		"pop under interference failed");
+	TEST_CHECK(*aba.hook == NULL, "the hook did not run");
+	TEST_CHECK(aba.ret == 0 && aba.took[0] == aba.x &&
+		aba.took[1] == aba.y, "interference: %d %p %p", aba.ret,
+		aba.took[0], aba.took[1]);
+	/* Now X (ours), Y (the other's), W must be the only one left. */
+	TEST_CHECK(o1 == aba.x, "popped %p, expected X %p", o1, aba.x);
+	TEST_CHECK(rte_mempool_avail_count(aba.mp) == 1,
+		"count %u after the pop, expected 1",
+		rte_mempool_avail_count(aba.mp));
+	TEST_CHECK(rte_mempool_ops_dequeue_bulk(aba.mp, &o2, 1) == 0,
+		"last pop failed");
+	TEST_CHECK(o2 == aba.w, "stale commit: popped %p (Y is %p, held by the other), expected W %p",
+		o2, aba.y, aba.w);
+	printf("aba: stale commit refused, pop retried: got X then W\n");
+	rte_mempool_ops_enqueue_bulk(aba.mp, &o1, 1);
+	rte_mempool_ops_enqueue_bulk(aba.mp, &o2, 1);
+	rte_mempool_ops_enqueue_bulk(aba.mp, &aba.y, 1);
+	rte_mempool_ops_enqueue_bulk(aba.mp, &a[3], 1);
+out:
+	*aba.hook = NULL;
+	rte_mempool_free(aba.mp);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_aba_exact_autotest, test_aba_exact);
