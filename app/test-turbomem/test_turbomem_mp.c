@@ -349,7 +349,7 @@ test_mp_secondary(void)
 	bool victim = env_uint("TM_MP_VICTIM", 0) != 0;
 	unsigned int other = victim ? 0 : env_uint("TM_MP_VICTIM_ID", 0);
 	uint64_t after;
-	unsigned int rounds = 200 * tm_test_scale(), r, held = 0;
+	unsigned int rounds = tm_test_iters(200), r, held = 0;
 	const struct rte_memzone *mz = NULL;
 	struct rte_mempool *mp;
 	struct mp_shared *sh;

@@ -489,7 +489,7 @@ stress_lcores(const char *shape, unsigned int n, unsigned int cache_size,
 		st.hold_max = hold_max;
 	st.max_bulk = max_bulk;
 	st.edges = edges;
-	st.iterations = iterations * tm_test_scale();
+	st.iterations = tm_test_iters(iterations);
 	st.seed = stress_seed();
 	printf("%s: %u lcores, pool %u, cache %u%s, bulk 1..%u%s, %lu iterations each\n",
 		shape, rte_lcore_count(), n, cache_size,
@@ -543,7 +543,7 @@ test_stress_noneal(void)
 		CACHE_POOL) == 0, "pool creation failed");
 	st.max_bulk = 64;
 	st.edges = true;
-	st.iterations = 2000ul * tm_test_scale();
+	st.iterations = tm_test_iters(2000ul);
 	st.seed = stress_seed();
 	tid = calloc(nb, sizeof(*tid));
 	TEST_ASSERT(tid != NULL, "no memory");
@@ -585,7 +585,7 @@ test_stress_pipeline(void)
 		TEST_ASSERT(0, "ring: %s", rte_strerror(rte_errno));
 	}
 	st.max_bulk = 32;
-	st.iterations = 20000ul * tm_test_scale();
+	st.iterations = tm_test_iters(20000ul);
 	st.seed = stress_seed();
 	atomic_store(&st.producers_left, (rte_lcore_count() + 1) / 2);
 	printf("pipeline: %u producers, %u consumers, %lu bulks per producer\n",
@@ -648,13 +648,16 @@ test_stress_churn(void)
 		enum cache_mode m = modes[rng(&seed) % RTE_DIM(modes)];
 
 		n = 2 + rng(&seed) % 4095;
+		/* The library wants 1.5 x cache <= size. */
+		if (m == CACHE_POOL && n < 48)
+			m = CACHE_NONE;
 		/* The same name every round: it must be free again. */
 		TEST_ASSERT(stress_setup(&st, "churn", "tm_churn", n,
 			m == CACHE_POOL ? 32 : 0, m) == 0,
 			"round %u: creation of %u objects failed", r, n);
 		st.max_bulk = 64;
 		st.edges = true;
-		st.iterations = 1000ul * tm_test_scale();
+		st.iterations = tm_test_iters(1000ul);
 		st.seed = rng(&seed) | 1;
 		rte_eal_mp_remote_launch(lcore_mixed, &st, CALL_MAIN);
 		rte_eal_mp_wait_lcore();
