@@ -92,8 +92,11 @@ meson_test() {
 	# shellcheck disable=SC2086
 	"$MESON" test -C "$dir" --print-errorlogs "$@" ${TM_TEST_OPTS:-} 2>&1 |
 		tee "$out" || rc=$?
-	counts=$(sed -n 's/^\(Ok\|Expected Fail\|Fail\|Unexpected Pass\|Skipped\|Timeout\): *\([0-9]*\).*/\1 \2/p' "$out" |
+	local c
+	c=$(sed -n 's/^\(Ok\|Expected Fail\|Fail\|Unexpected Pass\|Skipped\|Timeout\): *\([0-9]*\).*/\1 \2/p' "$out" |
 		grep -v '[^k] 0$' | paste -sd, - | sed 's/,/, /g' || true)
+	# Stages with several runs: one group of counts per run.
+	counts=${counts:+$counts; }$c
 	return $rc
 }
 

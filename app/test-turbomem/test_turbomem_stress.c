@@ -22,7 +22,13 @@
  * | turbomem_stress_aba_autotest     | every lcore, pool of 4,  | 0       | 1..2                |
  * |                                  | run on the "yield" plugin|         |                     |
  * |                                  | (preemption between head |         |                     |
- * |                                  | read and CAS)            |         |                     |
+ * |                                  | read and CAS); each holds|         |                     |
+ * |                                  | at most 2                |         |                     |
+ * | turbomem_aba_exact_autotest      | one thread, yield plugin:| 0       | 1                   |
+ * |                                  | the hook pops X and Y,   |         |                     |
+ * |                                  | pushes W and X between a |         |                     |
+ * |                                  | pop's read and its CAS;  |         |                     |
+ * |                                  | the stale CAS must fail  |         |                     |
  * | turbomem_stress_pipeline_autotest| half the lcores only get,| 0       | 1..32               |
  * |                                  | half only put, via a ring|         |                     |
  * | turbomem_stress_churn_autotest   | every lcore; 40 rounds of| 0, 32 or| 0, 1..64, size-1,   |
