@@ -29,6 +29,11 @@
  * |                                  | pushes W and X between a |         |                     |
  * |                                  | pop's read and its CAS;  |         |                     |
  * |                                  | the stale CAS must fail  |         |                     |
+ * | turbomem_fail_untouched_autotest | one thread, yield plugin:| 0       | 3 of 3              |
+ * |                                  | the hook takes 1 object  |         |                     |
+ * |                                  | before the CAS; the pop  |         |                     |
+ * |                                  | fails and must not have  |         |                     |
+ * |                                  | written the caller's table|        |                     |
  * | turbomem_stress_pipeline_autotest| half the lcores only get,| 0       | 1..32               |
  * |                                  | half only put, via a ring|         |                     |
  * | turbomem_stress_churn_autotest   | every lcore; 40 rounds of| 0, 32 or| 0, 1..64, size-1,   |
@@ -765,3 +770,66 @@ out:
 	return ret;
 }
 TM_TEST_REGISTER(turbomem_aba_exact_autotest, test_aba_exact);
+
+/*
+ * A pop that fails must leave the caller's table untouched (DPDK's cache
+ * refill dequeues into the cache's own array and keeps using it after a
+ * failure). Yield plugin only: a pop of 3 from a pool holding 3 walks the
+ * chain, then, at the preemption point, another "thread" takes one object;
+ * the stale CAS fails, the retry finds 2 < 3 and returns -ENOENT.
+ */
+static struct {
+	struct rte_mempool *mp;
+	yield_fn_t **hook;
+	void *took;
+	int ret;
+} untouched;
+
+static void
+untouched_interfere(void)
+{
+	*untouched.hook = NULL;
+	untouched.ret = rte_mempool_ops_dequeue_bulk(untouched.mp,
+			&untouched.took, 1);
+}
+
+static int
+test_fail_untouched(void)
+{
+	void *lib = dlopen("librte_mempool_turbomem_yield.so",
+			RTLD_NOW | RTLD_NOLOAD);
+	void *tab[3], *sentinel = (void *)(uintptr_t)0x5e5e5e5e;
+	unsigned int i;
+	int ret = TEST_SUCCESS, r;
+
+	untouched.hook = lib != NULL ? dlsym(lib, "tm_test_yield_hook") :
+		NULL;
+	if (lib != NULL)
+		dlclose(lib);
+	if (untouched.hook == NULL) {
+		printf("not the yield build of the plugin: nothing to check\n");
+		return TEST_SKIPPED;
+	}
+	untouched.mp = tm_test_pool("tm_untouched", 3, 64, 0, TM_OPS,
+			SOCKET_ID_ANY, true);
+	TEST_ASSERT(untouched.mp != NULL, "pool creation failed");
+	for (i = 0; i < RTE_DIM(tab); i++)
+		tab[i] = sentinel;
+	*untouched.hook = untouched_interfere;
+	r = rte_mempool_ops_dequeue_bulk(untouched.mp, tab, 3);
+	TEST_CHECK(*untouched.hook == NULL && untouched.ret == 0,
+		"the interfering pop did not run (%d)", untouched.ret);
+	TEST_CHECK(r == -ENOENT, "pop of 3 with 2 left returned %d", r);
+	for (i = 0; i < RTE_DIM(tab); i++)
+		TEST_CHECK(tab[i] == sentinel,
+			"failed pop wrote %p into slot %u", tab[i], i);
+	TEST_CHECK(rte_mempool_avail_count(untouched.mp) == 2,
+		"count %u, expected 2", rte_mempool_avail_count(untouched.mp));
+	rte_mempool_ops_enqueue_bulk(untouched.mp, &untouched.took, 1);
+	printf("untouched: a pop that lost its race and then failed left the table as it was\n");
+out:
+	*untouched.hook = NULL;
+	rte_mempool_free(untouched.mp);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_fail_untouched_autotest, test_fail_untouched);
