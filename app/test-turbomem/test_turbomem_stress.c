@@ -332,15 +332,18 @@ pipeline_loop(struct sstress *st, uint32_t me, bool producer)
 	unsigned int n, k;
 
 	if (producer) {
-		for (it = 0; it < st->iterations; it++) {
+		/* iterations counts hand-offs: wait for consumers. */
+		for (it = 0; it < st->iterations; ) {
 			if ((it & 15) == 0)
 				sample_count(st);
 			n = 1 + rng(&seed) % RTE_DIM(tab);
 			if (rte_mempool_get_bulk(st->mp, (void **)tab,
 					n) != 0) {
 				RELAXED_ADD(st->failed, 1);
+				rte_pause();
 				continue;
 			}
+			it++;
 			take(st, tab, n, me);
 			k = 0;
 			while (k < n)
