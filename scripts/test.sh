@@ -14,8 +14,9 @@
 #   ci     "meson test --suite ci" in ./build: mutation check of the core
 #          (scripts/mutants.sh) and the in-tree DPDK build with its testpmd
 #          forwarding on turbomem (scripts/intree.sh)
-#   stress "meson test --suite stress" in ./build: stress shapes, ABA,
-#          multi-process with a killed secondary (hugepages)
+#   stress "meson test --suite stress" in ./build at TM_TEST_SCALE=20:
+#          stress shapes, ABA, multi-process with a killed secondary
+#          (hugepages)
 #   asan   AddressSanitizer + UBSan build of driver and app in ./build-asan,
 #          fast and stress suites
 #   debug  -Ddebug_checks=true build in ./build-debug, fast suite (death
@@ -135,7 +136,10 @@ stage_tsan() {
 stage_stress() {
 	meson_configure "$TM_BUILD_DIR" || return
 	"$NINJA" -C "$TM_BUILD_DIR" || return
-	meson_test "$TM_BUILD_DIR" stress --suite stress
+	# Scaled up here (about 10 s on 2 CPUs); the asan stage and the
+	# mutants run the suite at scale 1.
+	TM_TEST_SCALE=${TM_TEST_SCALE:-20} \
+		meson_test "$TM_BUILD_DIR" stress --suite stress
 }
 
 # ASan + UBSan on driver and app. detect_leaks=0: LeakSanitizer's tracer
