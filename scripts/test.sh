@@ -17,11 +17,23 @@
 #   perf   "meson test --suite perf" in ./build: a seconds-long slice of
 #          every turbomem_bench scenario, checking every row is produced
 #          (scripts/bench.sh smoke; no timing assertions; ~15 s)
+#   stress "meson test --suite stress" in ./build at TM_TEST_SCALE=20:
+#          stress shapes, ABA, multi-process with a killed secondary
+#          (hugepages)
+#   asan   AddressSanitizer + UBSan build of driver and app in ./build-asan,
+#          fast and stress suites
+#   debug  -Ddebug_checks=true build in ./build-debug, fast suite (death
+#          tests of foreign and double puts run there)
+#   valgrind  memcheck of the driver tests of the fast suite in ./build, at
+#          TM_TEST_SCALE=0.01
 #
 # Environment:
-#   TM_TEST_STAGES      stages to run (default "tsan ci perf fast")
+#   TM_TEST_STAGES      stages to run (default "tsan ci perf stress asan debug
+#                       valgrind fast")
 #   TM_BUILD_DIR        build directory of the fast stage (default build)
 #   TM_TSAN_BUILD_DIR   build directory of the tsan stage (default build-tsan)
+#   TM_ASAN_BUILD_DIR   build directory of the asan stage (default build-asan)
+#   TM_DEBUG_BUILD_DIR  build directory of the debug stage (default build-debug)
 #   TM_MESON_OPTS       extra "meson setup" options for every build
 #   TM_TEST_OPTS        extra "meson test" options for every stage
 #   TM_DEPS_SKIP=1      do not run scripts/deps.sh
@@ -36,10 +48,12 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-known_stages="fast tsan ci perf"
-TM_TEST_STAGES=${TM_TEST_STAGES:-tsan ci perf fast}
+known_stages="fast tsan ci perf stress asan debug valgrind"
+TM_TEST_STAGES=${TM_TEST_STAGES:-tsan ci perf stress asan debug valgrind fast}
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_TSAN_BUILD_DIR=${TM_TSAN_BUILD_DIR:-build-tsan}
+TM_ASAN_BUILD_DIR=${TM_ASAN_BUILD_DIR:-build-asan}
+TM_DEBUG_BUILD_DIR=${TM_DEBUG_BUILD_DIR:-build-debug}
 
 log() { printf '[test.sh] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -83,8 +97,11 @@ meson_test() {
 	# shellcheck disable=SC2086
 	"$MESON" test -C "$dir" --print-errorlogs "$@" ${TM_TEST_OPTS:-} 2>&1 |
 		tee "$out" || rc=$?
-	counts=$(sed -n 's/^\(Ok\|Expected Fail\|Fail\|Unexpected Pass\|Skipped\|Timeout\): *\([0-9]*\).*/\1 \2/p' "$out" |
+	local c
+	c=$(sed -n 's/^\(Ok\|Expected Fail\|Fail\|Unexpected Pass\|Skipped\|Timeout\): *\([0-9]*\).*/\1 \2/p' "$out" |
 		grep -v '[^k] 0$' | paste -sd, - | sed 's/,/, /g' || true)
+	# Stages with several runs: one group of counts per run.
+	counts=${counts:+$counts; }$c
 	return $rc
 }
 
@@ -124,6 +141,56 @@ stage_tsan() {
 	fi
 	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1} \
 		meson_test "$TM_TSAN_BUILD_DIR" tsan --suite core "${wrap[@]}"
+}
+
+stage_stress() {
+	meson_configure "$TM_BUILD_DIR" || return
+	"$NINJA" -C "$TM_BUILD_DIR" || return
+	# Scaled up here (about 10 s on 2 CPUs); the asan stage and the
+	# mutants run the suite at scale 1.
+	TM_TEST_SCALE=${TM_TEST_SCALE:-20} \
+		meson_test "$TM_BUILD_DIR" stress --suite stress
+}
+
+# ASan + UBSan on driver and app. detect_leaks=0: LeakSanitizer's tracer
+# crashes (SIGSEGV) scanning EAL's memory and threads at exit; pool leaks
+# are checked by the tests themselves (memzones, heap bytes, mappings).
+# Debian's dpdk-test is not instrumented: the ASan runtime is preloaded
+# for those tests only.
+stage_asan() {
+	meson_configure "$TM_ASAN_BUILD_DIR" -Db_sanitize=address,undefined \
+		-Db_lundef=false -Dbuildtype=debugoptimized || return
+	"$NINJA" -C "$TM_ASAN_BUILD_DIR" || return
+	local pre
+	pre="$(cc -print-file-name=libasan.so):$(cc -print-file-name=libubsan.so)"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}
+	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+	meson_test "$TM_ASAN_BUILD_DIR" asan --suite fast --suite stress \
+		--no-suite dpdk || return
+	meson_test "$TM_ASAN_BUILD_DIR" asan-dpdk --suite dpdk \
+		--wrapper "env LD_PRELOAD=$pre"
+}
+
+stage_debug() {
+	meson_configure "$TM_DEBUG_BUILD_DIR" -Ddebug_checks=true \
+		-Dbuildtype=debugoptimized || return
+	"$NINJA" -C "$TM_DEBUG_BUILD_DIR" || return
+	meson_test "$TM_DEBUG_BUILD_DIR" debug --suite fast
+}
+
+# memcheck of the driver tests (valgrind follows with-plugin.sh's exec
+# into the test binary). The core harness is left to the sanitizers, and
+# DPDK's mbuf_autotest (its own library, ~5 min under valgrind) to the
+# other stages.
+stage_valgrind() {
+	meson_configure "$TM_BUILD_DIR" || return
+	"$NINJA" -C "$TM_BUILD_DIR" || return
+	local skip='*/find,*/dirname,*/sha256sum,*/cut,*/cksum,*/realpath,*/mkdir,*/chmod,*/cp'
+	local vg="valgrind -q --error-exitcode=99 --leak-check=no --trace-children=yes --trace-children-skip=$skip"
+	TM_TEST_SCALE=0.01 meson_test "$TM_BUILD_DIR" valgrind \
+		--suite driver --no-suite stress --wrapper "$vg" -t 5 || return
+	TM_TEST_SCALE=0.01 meson_test "$TM_BUILD_DIR" valgrind-dpdk \
+		dpdk_mempool_autotest --wrapper "$vg" -t 5
 }
 
 # --- main ----------------------------------------------------------------

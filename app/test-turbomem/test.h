@@ -75,4 +75,10 @@ extern char **tm_test_argv;
 /** Scale factor for iteration counts (TM_TEST_SCALE, default 1). */
 unsigned int tm_test_scale(void);
 
+/**
+ * base scaled by TM_TEST_SCALE, which may also be a fraction (0.01 for
+ * slow runs under valgrind); at least 1.
+ */
+unsigned long tm_test_iters(unsigned long base);
+
 #endif /* TM_TEST_H */

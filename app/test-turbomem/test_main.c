@@ -33,6 +33,16 @@ tm_test_scale(void)
 	return v == 0 ? 1 : (unsigned int)v;
 }
 
+unsigned long
+tm_test_iters(unsigned long base)
+{
+	const char *s = getenv("TM_TEST_SCALE");
+	double v = s != NULL ? strtod(s, NULL) : 1.0;
+	double n = v > 0 ? (double)base * v : (double)base;
+
+	return n < 1 ? 1 : (unsigned long)n;
+}
+
 struct rte_mempool *
 tm_test_pool(const char *name, unsigned int n, unsigned int elt_size,
 		unsigned int cache, const char *ops, int socket, bool populate)

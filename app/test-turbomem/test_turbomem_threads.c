@@ -241,7 +241,7 @@ test_non_eal(void)
 	}
 	rte_mempool_obj_iter(st.mp, init_obj, NULL);
 	st.max_bulk = 32;
-	st.iterations = 200000ul * tm_test_scale();
+	st.iterations = tm_test_iters(200000ul);
 	st.seed = test_seed();
 	st.register_thread = true;
 	for (i = 0; i < RTE_DIM(tid); i++)
@@ -276,7 +276,7 @@ test_stress(void)
 	TEST_ASSERT(st.mp != NULL, "pool creation failed");
 	rte_mempool_obj_iter(st.mp, init_obj, NULL);
 	st.max_bulk = 64;
-	st.iterations = 500000ul * tm_test_scale();
+	st.iterations = tm_test_iters(500000ul);
 	st.seed = test_seed();
 	printf("stress: %u lcores, bulk 1..%u, %lu iterations each\n",
 		rte_lcore_count(), st.max_bulk, st.iterations);

@@ -22,6 +22,7 @@
 #include <rte_mempool.h>
 
 #include "turbomem_private.h"
+#include "turbomem_debug.h"
 
 RTE_LOG_REGISTER(turbomem_logtype, pmd.mempool.turbomem, NOTICE);
 
@@ -104,6 +105,7 @@ turbomem_free(struct rte_mempool *mp)
 		return;
 	tm_objmap_fini(&tp->map);
 	turbomem_mem_free(mp, tp);
+	TM_DEBUG_FREE(tp);
 	rte_free(tp);
 	mp->pool_data = NULL;
 }
@@ -115,6 +117,7 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 	struct turbomem_pool *tp = mp->pool_data;
 	unsigned int retries;
 
+	TM_DEBUG_PUT(mp, obj_table, n);
 	retries = tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx,
 			&tp->map);
 	turbomem_stats_count_put(tp->stats, n, retries);
@@ -125,12 +128,12 @@ static int
 turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-
 	int ret;
 
 	ret = tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
 			&tp->map);
 	turbomem_stats_count_get(tp->stats, n, ret);
+	TM_DEBUG_GET(mp, obj_table, n, ret);
 	return ret < 0 ? ret : 0;
 }
 

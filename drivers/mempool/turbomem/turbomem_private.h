@@ -71,6 +71,8 @@ struct turbomem_pool {
 	struct turbomem_mem mem;
 	/* driver statistics, turbomem_stats.h */
 	struct turbomem_stats *stats; /**< same allocation, before lifo */
+	/** Debug builds: a byte per object, see turbomem_debug.h. */
+	uint8_t *debug_state;
 };
 
 /*

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+/*
+ * Multi-process: one turbomem pool in hugepage memory used at once by a
+ * primary and several secondaries (same binary, same -d order, so the same
+ * ops index). Driven by scripts/mp-test.sh, which also kills one secondary
+ * (the "victim") with SIGKILL mid-run.
+ *
+ * | command                        | role                                  |
+ * |--------------------------------|---------------------------------------|
+ * | turbomem_mp_primary_autotest   | creates the pool and the shared state |
+ * |                                | memzone, stresses the pool until the  |
+ * |                                | secondaries are done and the victim   |
+ * |                                | is dead, then takes the census        |
+ * | turbomem_mp_secondary_autotest | TM_MP_ID (2..8): stresses the pool;   |
+ * |                                | with TM_MP_VICTIM=1 it runs until     |
+ * |                                | killed, else it also goes on until    |
+ * |                                | TM_MP_VICTIM_ID is dead, and after    |
+ *
+ * Environment of the primary: TM_MP_SECONDARIES (secondaries that finish
+ * normally), TM_MP_VICTIM_ID (id of the one that is killed, 0: none).
+ *
+ * Oracles: the ownership ledger word in every object (FREE or the id of
+ * the process holding it) is in shared memory, so it survives the victim.
+ * Each process also publishes, before every get and put, how many objects
+ * are in flight (taken off the pool or off the ledger but not yet on the
+ * other). At the end the primary requires: no ledger error anywhere;
+ * got == put for every process that finished; a drain one by one sees
+ * every object at most once, each FREE; no object is held by a process
+ * that finished; and the objects missing from the pool are exactly those
+ * the victim held: ledger(victim) <= lost <= ledger(victim) + in flight.
+ * What a killed process held is gone (DPDK has no owner tracking for pool
+ * objects); the structure itself is intact.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_memzone.h>
+#include <rte_mempool.h>
+
+#include "test.h"
+
+#define MP_POOL "tm6_mp_pool"
+#define MP_STATE "tm6_mp_state"
+#define MP_SIZE 4096
+#define MP_MAX_PROCS 9
+#define MP_BULK 64
+#define OWNER_FREE 0u
+
+struct mp_obj {
+	_Atomic uint32_t owner;
+	uint32_t serial;
+};
+
+struct mp_proc {
+	_Atomic int32_t pid;
+	_Atomic uint32_t running;	/* 1 once started, 2 when finished */
+	_Atomic uint32_t in_flight;
+	_Atomic uint64_t got, put, gets, failed;
+	_Atomic uint32_t errors;
+};
+
+struct mp_shared {
+	_Atomic uint32_t ready;
+	struct mp_proc proc[MP_MAX_PROCS];
+};
+
+static uint64_t
+rng(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static unsigned int
+env_uint(const char *name, unsigned int def)
+{
+	const char *s = getenv(name);
+
+	return s != NULL ? (unsigned int)strtoul(s, NULL, 0) : def;
+}
+
+static void
+mp_error(struct mp_proc *p, const char *what, const struct mp_obj *o,
+		uint32_t owner)
+{
+	if (atomic_fetch_add(&p->errors, 1) < 10)
+		printf("FAIL: %s: object %u owned by %u\n", what, o->serial,
+			owner);
+}
+
+/*
+ * One round of random gets and puts; held/tab are the caller's. The
+ * in-flight count is published before objects leave the pool or the
+ * ledger, and cleared after they are accounted for on the other side.
+ */
+static void
+mp_round(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
+		struct mp_obj **tab, unsigned int *held, uint64_t *seed,
+		unsigned int iterations)
+{
+	unsigned int it, n, i;
+
+	for (it = 0; it < iterations; it++) {
+		if (*held == 0 || (*held + MP_BULK <= 4 * MP_BULK &&
+				(rng(seed) & 1))) {
+			n = 1 + rng(seed) % MP_BULK;
+			atomic_store(&p->in_flight, n);
+			if (rte_mempool_get_bulk(mp, (void **)tab + *held,
+					n) != 0) {
+				atomic_store(&p->in_flight, 0);
+				atomic_fetch_add(&p->failed, 1);
+				continue;
+			}
+			for (i = *held; i < *held + n; i++) {
+				uint32_t owner = OWNER_FREE;
+
+				if (!atomic_compare_exchange_strong(
+						&tab[i]->owner, &owner, me))
+					mp_error(p, "got while owned", tab[i],
+						owner);
+			}
+			*held += n;
+			atomic_fetch_add(&p->got, n);
+			atomic_fetch_add(&p->gets, 1);
+			atomic_store(&p->in_flight, 0);
+		} else {
+			n = 1 + rng(seed) % *held;
+			*held -= n;
+			atomic_store(&p->in_flight, n);
+			for (i = *held; i < *held + n; i++) {
+				uint32_t owner = me;
+
+				if (!atomic_compare_exchange_strong(
+						&tab[i]->owner, &owner,
+						OWNER_FREE))
+					mp_error(p, "put while owned", tab[i],
+						owner);
+			}
+			rte_mempool_put_bulk(mp, (void **)tab + *held, n);
+			atomic_fetch_add(&p->put, n);
+			atomic_store(&p->in_flight, 0);
+		}
+	}
+}
+
+static void
+mp_return_all(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
+		struct mp_obj **tab, unsigned int held)
+{
+	unsigned int i;
+
+	for (i = 0; i < held; i++) {
+		uint32_t owner = me;
+
+		if (!atomic_compare_exchange_strong(&tab[i]->owner, &owner,
+				OWNER_FREE))
+			mp_error(p, "returned while owned", tab[i], owner);
+	}
+	rte_mempool_put_bulk(mp, (void **)tab, held);
+	atomic_fetch_add(&p->put, held);
+}
+
+static void
+init_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
+{
+	struct mp_obj *o = obj;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(arg);
+	atomic_init(&o->owner, OWNER_FREE);
+	o->serial = i;
+}
+
+struct owners {
+	unsigned int by[MP_MAX_PROCS + 1];
+	unsigned int bad;
+};
+
+static void
+count_owner(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
+{
+	struct owners *w = arg;
+	uint32_t o = atomic_load(&((struct mp_obj *)obj)->owner);
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(i);
+	if (o <= MP_MAX_PROCS)
+		w->by[o]++;
+	else
+		w->bad++;
+}
+
+static bool
+proc_dead(const struct mp_proc *p)
+{
+	int32_t pid = atomic_load(&p->pid);
+
+	/* The script reaps the victim, so a dead one is ESRCH, no zombie. */
+	return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+static int
+test_mp_primary(void)
+{
+	unsigned int nb_sec = env_uint("TM_MP_SECONDARIES", 2);
+	unsigned int victim = env_uint("TM_MP_VICTIM_ID", 0);
+	const struct rte_memzone *mz;
+	struct rte_mempool *mp;
+	struct mp_shared *sh;
+	struct mp_obj **tab = NULL, *o;
+	uint8_t *seen = NULL;
+	struct owners w = { 0 };
+	uint64_t seed, deadline;
+	unsigned int held = 0, i, done, drained = 0, lost;
+	uint32_t in_flight = 0;
+	int ret = TEST_SUCCESS;
+
+	TEST_ASSERT(rte_eal_process_type() == RTE_PROC_PRIMARY,
+		"must run as the primary");
+	TEST_ASSERT(victim < MP_MAX_PROCS, "TM_MP_VICTIM_ID %u above %d",
+		victim, MP_MAX_PROCS - 1);
+	mz = rte_memzone_reserve(MP_STATE, sizeof(*sh), SOCKET_ID_ANY, 0);
+	TEST_ASSERT(mz != NULL, "state memzone: %s", rte_strerror(rte_errno));
+	sh = mz->addr;
+	memset(sh, 0, sizeof(*sh));
+	mp = tm_test_pool(MP_POOL, MP_SIZE, sizeof(struct mp_obj), 0, TM_OPS,
+			SOCKET_ID_ANY, true);
+	TEST_CHECK(mp != NULL, "pool creation failed");
+	rte_mempool_obj_iter(mp, init_obj, NULL);
+	tab = calloc(MP_SIZE, sizeof(*tab));
+	seen = calloc(MP_SIZE, 1);
+	TEST_CHECK(tab != NULL && seen != NULL, "no memory");
+	seed = (uint64_t)time(NULL) | 1;
+	printf("mp: seed %" PRIu64 "\n", seed);
+	atomic_store(&sh->proc[1].pid, getpid());
+	atomic_store(&sh->proc[1].running, 1);
+	/* Release: pool and state complete before secondaries use them. */
+	atomic_store_explicit(&sh->ready, 1, memory_order_release);
+	printf("mp: primary ready: pool %s, %u objects, waiting for %u secondaries%s\n",
+		MP_POOL, MP_SIZE, nb_sec, victim != 0 ? " and a victim" : "");
+	fflush(stdout);
+
+	deadline = rte_get_timer_cycles() + 120 * rte_get_timer_hz();
+	for (;;) {
+		mp_round(mp, &sh->proc[1], 1, tab, &held, &seed, 1000);
+		for (i = 2, done = 0; i < MP_MAX_PROCS; i++)
+			done += atomic_load(&sh->proc[i].running) == 2;
+		if (done == nb_sec && (victim == 0 ||
+				proc_dead(&sh->proc[victim])))
+			break;
+		TEST_CHECK(rte_get_timer_cycles() < deadline,
+			"timeout: %u of %u secondaries done, victim %s", done,
+			nb_sec, victim == 0 ? "none" :
+			proc_dead(&sh->proc[victim]) ? "dead" : "alive");
+	}
+	mp_return_all(mp, &sh->proc[1], 1, tab, held);
+	atomic_store(&sh->proc[1].running, 2);
+
+	for (i = 1; i < MP_MAX_PROCS; i++) {
+		struct mp_proc *p = &sh->proc[i];
+
+		if (atomic_load(&p->running) == 0)
+			continue;
+		printf("mp: process %u (pid %d)%s: %" PRIu64 " gets, got %" PRIu64 " put %" PRIu64 ", %" PRIu64 " failed gets, %u ledger errors\n",
+			i, atomic_load(&p->pid), i == victim ? " [killed]" : "",
+			atomic_load(&p->gets), atomic_load(&p->got),
+			atomic_load(&p->put), atomic_load(&p->failed),
+			atomic_load(&p->errors));
+		TEST_CHECK(atomic_load(&p->errors) == 0,
+			"process %u: ledger errors", i);
+		if (i != victim)
+			TEST_CHECK(atomic_load(&p->got) ==
+				atomic_load(&p->put),
+				"process %u: conservation", i);
+	}
+	if (victim != 0) {
+		TEST_CHECK(atomic_load(&sh->proc[victim].running) != 0,
+			"the victim never ran");
+		in_flight = atomic_load(&sh->proc[victim].in_flight);
+	}
+
+	/* Census: drain, every object at most once and free. */
+	TEST_CHECK(rte_mempool_avail_count(mp) <= MP_SIZE, "count %u",
+		rte_mempool_avail_count(mp));
+	while (rte_mempool_ops_dequeue_bulk(mp, (void **)&o, 1) == 0) {
+		TEST_CHECK(o->serial < MP_SIZE && !seen[o->serial]++,
+			"census: object %u twice or foreign", o->serial);
+		TEST_CHECK(atomic_load(&o->owner) == OWNER_FREE,
+			"census: object %u in the pool but owned by %u",
+			o->serial, atomic_load(&o->owner));
+		tab[drained++] = o;
+	}
+	rte_mempool_obj_iter(mp, count_owner, &w);
+	lost = MP_SIZE - drained;
+	for (i = 1; i < MP_MAX_PROCS; i++)
+		TEST_CHECK(i == victim || w.by[i] == 0,
+			"process %u finished but holds %u objects", i,
+			w.by[i]);
+	TEST_CHECK(w.bad == 0, "%u objects with a corrupt owner", w.bad);
+	printf("mp: census: %u of %u objects back, %u lost; the victim held %u by the ledger, %u in flight when killed\n",
+		drained, MP_SIZE, lost, w.by[victim], in_flight);
+	TEST_CHECK(w.by[victim] <= lost && lost <= w.by[victim] + in_flight,
+		"lost %u, victim held %u (+%u in flight)", lost,
+		w.by[victim], in_flight);
+	TEST_CHECK(victim != 0 || lost == 0, "lost %u without a victim",
+		lost);
+
+	/* What is left still works as a pool. */
+	for (i = 0; i < drained; i++)
+		rte_mempool_ops_enqueue_bulk(mp, (void **)&tab[i], 1);
+	TEST_CHECK(rte_mempool_avail_count(mp) == drained,
+		"count %u after the census, expected %u",
+		rte_mempool_avail_count(mp), drained);
+	TEST_CHECK(drained == 0 || rte_mempool_get_bulk(mp, (void **)tab,
+		drained) == 0, "get of all %u left failed", drained);
+	rte_mempool_put_bulk(mp, (void **)tab, drained);
+	if (victim != 0)
+		printf("mp: the killed secondary's %u objects are gone (no owner tracking in DPDK pools); the other %u are all accounted for\n",
+			lost, drained);
+out:
+	free(tab);
+	free(seen);
+	rte_mempool_free(mp);
+	rte_memzone_free(mz);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mp_primary_autotest, test_mp_primary);
+
+static int
+test_mp_secondary(void)
+{
+	unsigned int me = env_uint("TM_MP_ID", 0);
+	bool victim = env_uint("TM_MP_VICTIM", 0) != 0;
+	unsigned int other = victim ? 0 : env_uint("TM_MP_VICTIM_ID", 0);
+	uint64_t after;
+	unsigned int rounds = tm_test_iters(200), r, held = 0;
+	const struct rte_memzone *mz = NULL;
+	struct rte_mempool *mp;
+	struct mp_shared *sh;
+	struct mp_obj **tab;
+	uint64_t seed = ((uint64_t)time(NULL) + me * 7919) | 1;
+	uint64_t deadline = rte_get_timer_cycles() + 30 * rte_get_timer_hz();
+
+	TEST_ASSERT(rte_eal_process_type() == RTE_PROC_SECONDARY,
+		"must run as a secondary");
+	TEST_ASSERT(me >= 2 && me < MP_MAX_PROCS, "TM_MP_ID %u outside [2, %d]",
+		me, MP_MAX_PROCS - 1);
+	TEST_ASSERT(other < MP_MAX_PROCS, "TM_MP_VICTIM_ID %u above %d",
+		other, MP_MAX_PROCS - 1);
+	while ((mz = rte_memzone_lookup(MP_STATE)) == NULL ||
+			/* Acquire pairs with the primary's release of ready. */
+			atomic_load_explicit(&((struct mp_shared *)
+				mz->addr)->ready, memory_order_acquire) == 0) {
+		TEST_ASSERT(rte_get_timer_cycles() < deadline,
+			"no primary state after 30 s");
+		usleep(1000);
+	}
+	sh = mz->addr;
+	mp = rte_mempool_lookup(MP_POOL);
+	TEST_ASSERT(mp != NULL, "pool %s not found", MP_POOL);
+	TEST_ASSERT(strcmp(rte_mempool_get_ops(mp->ops_index)->name,
+		TM_OPS) == 0, "ops index %d is %s here: -d order differs",
+		mp->ops_index, rte_mempool_get_ops(mp->ops_index)->name);
+	tab = calloc(MP_SIZE, sizeof(*tab));
+	TEST_ASSERT(tab != NULL, "no memory");
+	atomic_store(&sh->proc[me].pid, getpid());
+	atomic_store(&sh->proc[me].running, 1);
+	printf("mp: secondary %u (pid %d)%s running\n", me, getpid(),
+		victim ? ", victim," : "");
+	fflush(stdout);
+	for (r = 0; victim || r < rounds; r++)
+		mp_round(mp, &sh->proc[me], me, tab, &held, &seed, 100);
+	/* Go on until the victim is dead, then as long again: after it. */
+	deadline = rte_get_timer_cycles() + 60 * rte_get_timer_hz();
+	while (other != 0 && !proc_dead(&sh->proc[other])) {
+		mp_round(mp, &sh->proc[me], me, tab, &held, &seed, 100);
+		TEST_ASSERT(rte_get_timer_cycles() < deadline,
+			"victim %u still alive after 60 s", other);
+	}
+	after = atomic_load(&sh->proc[me].gets);
+	for (r = 0; other != 0 && r < rounds; r++)
+		mp_round(mp, &sh->proc[me], me, tab, &held, &seed, 100);
+	mp_return_all(mp, &sh->proc[me], me, tab, held);
+	printf("mp: secondary %u: %" PRIu64 " gets (%" PRIu64 " after the victim died), got %" PRIu64 " put %" PRIu64 "\n",
+		me, atomic_load(&sh->proc[me].gets),
+		atomic_load(&sh->proc[me].gets) - after,
+		atomic_load(&sh->proc[me].got),
+		atomic_load(&sh->proc[me].put));
+	atomic_store(&sh->proc[me].running, 2);
+	free(tab);
+	return atomic_load(&sh->proc[me].errors) == 0 ? TEST_SUCCESS :
+		TEST_FAILED;
+}
+TM_TEST_REGISTER(turbomem_mp_secondary_autotest, test_mp_secondary);

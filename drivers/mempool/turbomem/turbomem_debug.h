@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+#ifndef TURBOMEM_DEBUG_H
+#define TURBOMEM_DEBUG_H
+
+/**
+ * @file
+ * Debug checks of the put/get contract (DPDK glue layer), compiled in with
+ * -DTM_DEBUG_CHECKS (meson -Ddebug_checks=true), empty otherwise.
+ *
+ * The put path cannot return an error (the library ignores it), and a bad
+ * put corrupts the free list silently, so a debug build stops loudly at the
+ * put itself, naming the object and the pool:
+ * - a pointer that is not an object of this pool (tm_objmap_lookup);
+ * - a double put: one state byte per object index, 1 while the object is
+ *   out of the driver (set by get, cleared by put). Populate leaves every
+ *   object in the driver, which is the all-zero state, so the array can be
+ *   made lazily on first use.
+ * A get of an object already out is a driver bug and stops too.
+ *
+ * The state lives in DPDK shared memory (rte_zmalloc) so that secondary
+ * processes check against the same bytes. Objects parked in a mempool
+ * cache are "out" for the driver: a double put through a cache is caught
+ * when the cache flushes both copies.
+ */
+
+#ifdef TM_DEBUG_CHECKS
+
+#include <inttypes.h>
+#include <stdbool.h>
+
+#include <rte_debug.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+
+#include "turbomem_private.h"
+
+/* debug_state when its allocation failed: checks off for this pool. */
+#define TM_DEBUG_NO_STATE ((uint8_t *)(uintptr_t)1)
+
+static inline uint8_t *
+tm_debug_state(struct rte_mempool *mp, struct turbomem_pool *tp)
+{
+	uint8_t *s, *expect = NULL;
+
+	/* Acquire pairs with the release of the winning CAS below. */
+	s = __atomic_load_n(&tp->debug_state, __ATOMIC_ACQUIRE);
+	if (likely(s != NULL))
+		return s;
+	/*
+	 * Memory may be exhausted (the library drains a pool whose populate
+	 * failed): warn once and check nothing rather than stop a program
+	 * that did nothing wrong.
+	 */
+	s = rte_zmalloc_socket("turbomem_debug", mp->size, 0,
+			SOCKET_ID_ANY);
+	/* Release: the zeroed bytes are visible to whoever loads s. */
+	if (!__atomic_compare_exchange_n(&tp->debug_state, &expect,
+			s != NULL ? s : TM_DEBUG_NO_STATE, false,
+			__ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+		rte_free(s);
+		return expect;
+	}
+	if (s == NULL) {
+		TM_LOG(WARNING, "pool %s: no memory for %u debug state bytes: put/get checks off for this pool",
+			mp->name, mp->size);
+		return TM_DEBUG_NO_STATE;
+	}
+	return s;
+}
+
+static inline void
+tm_debug_check(struct rte_mempool *mp, void * const *objs, unsigned int n,
+		bool put)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+	uint8_t *state = tm_debug_state(mp, tp);
+	unsigned int i;
+	int64_t idx;
+	uint8_t was;
+
+	if (state == TM_DEBUG_NO_STATE)
+		return;
+
+	for (i = 0; i < n; i++) {
+		idx = tm_objmap_lookup(&tp->map, objs[i]);
+		if (idx < 0)
+			rte_panic("turbomem: pool %s: %s of object %p that is not from this pool (%u objects)\n",
+				mp->name, put ? "put" : "get", objs[i],
+				tp->map.nb_objs);
+		/*
+		 * Relaxed: the byte only has to change exactly once per
+		 * transition; the LIFO's own release/acquire orders the rest.
+		 */
+		was = __atomic_exchange_n(&state[idx], put ? 0 : 1,
+				__ATOMIC_RELAXED);
+		if (put && was == 0)
+			rte_panic("turbomem: pool %s: double put of object %p (index %" PRId64 "): it is already in the pool\n",
+				mp->name, objs[i], idx);
+		if (!put && was == 1)
+			rte_panic("turbomem: pool %s: object %p (index %" PRId64 ") handed out twice\n",
+				mp->name, objs[i], idx);
+	}
+}
+
+/* Before the push: a bad put must not reach the free list. */
+#define TM_DEBUG_PUT(mp, objs, n) tm_debug_check(mp, objs, n, true)
+/* After a pop that returned ret (>= 0: success). */
+#define TM_DEBUG_GET(mp, objs, n, ret) do { \
+	if ((ret) >= 0) \
+		tm_debug_check(mp, objs, n, false); \
+} while (0)
+#define TM_DEBUG_FREE(tp) do { \
+	if ((tp)->debug_state != TM_DEBUG_NO_STATE) \
+		rte_free((tp)->debug_state); \
+} while (0)
+
+#else
+
+#define TM_DEBUG_PUT(mp, objs, n) do { } while (0)
+#define TM_DEBUG_GET(mp, objs, n, ret) do { } while (0)
+#define TM_DEBUG_FREE(tp) do { } while (0)
+
+#endif /* TM_DEBUG_CHECKS */
+
+#endif /* TURBOMEM_DEBUG_H */
