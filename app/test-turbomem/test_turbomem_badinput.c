@@ -80,6 +80,18 @@ footprint_take(struct footprint *f)
 	fclose(fp);
 }
 
+/*
+ * Under valgrind, its malloc maps new client heap blocks as the test runs,
+ * so the number of mappings says nothing about the driver there.
+ */
+static bool
+maps_countable(void)
+{
+	const char *pre = getenv("LD_PRELOAD");
+
+	return pre == NULL || strstr(pre, "vgpreload") == NULL;
+}
+
 static int
 footprint_same(const struct footprint *a, const char *what)
 {
@@ -87,7 +99,7 @@ footprint_same(const struct footprint *a, const char *what)
 
 	footprint_take(&b);
 	if (a->memzones != b.memzones || a->heap_bytes != b.heap_bytes ||
-			a->maps != b.maps) {
+			(a->maps != b.maps && maps_countable())) {
 		printf("%s: left behind: memzones %u -> %u, heap bytes %zu -> %zu, mappings %u -> %u\n",
 			what, a->memzones, b.memzones, a->heap_bytes,
 			b.heap_bytes, a->maps, b.maps);
@@ -156,6 +168,8 @@ logcap_lines(const struct logcap *lc, const char * const *want,
 
 /* Configuration bad_case() passes to set_ops_byname (NULL: defaults). */
 static struct rte_pmd_turbomem_config *bad_cfg;
+/* Warm-up run of bad_case(): first-use allocations are not leaks. */
+static bool bad_warmup;
 
 /*
  * One failing creation: create_empty + set_ops + (size override) +
@@ -208,14 +222,15 @@ bad_case(const char *what, unsigned int n, unsigned int elt_size,
 		TEST_ASSERT(found, "%s: log line does not name value and limit",
 			what);
 	}
-	TEST_ASSERT(footprint_same(&before, what) == 0, "%s: leak", what);
+	TEST_ASSERT(bad_warmup || footprint_same(&before, what) == 0,
+		"%s: leak", what);
 	TEST_ASSERT(rte_mempool_lookup(name) == NULL, "%s: name still taken",
 		what);
 	/* The name is free: a good pool of that name works. */
 	mp = tm_test_pool(name, 64, 64, 0, TM_OPS, SOCKET_ID_ANY, true);
 	TEST_ASSERT(mp != NULL, "%s: retry with the same name failed", what);
 	rte_mempool_free(mp);
-	TEST_ASSERT(footprint_same(&before, what) == 0,
+	TEST_ASSERT(bad_warmup || footprint_same(&before, what) == 0,
 		"%s: leak after the retry", what);
 	return TEST_SUCCESS;
 }
@@ -253,6 +268,16 @@ test_badinput_all(void)
 		"create_empty of 0 objects: %p, %s", (void *)mp,
 		rte_strerror(rte_errno));
 	snprintf(maxs, sizeof(maxs), "%u", RTE_PMD_TURBOMEM_MAX_OBJS);
+	/*
+	 * Once as warm-up: the log capture's first buffers (a new heap
+	 * mapping under valgrind) are not a leak of the driver.
+	 */
+	bad_warmup = true;
+	r = bad_case("size 0 (warm-up)", 64, 64, SOCKET_ID_ANY, 0,
+			-EINVAL, WANT("size 0", maxs));
+	bad_warmup = false;
+	if (r != TEST_SUCCESS)
+		return TEST_FAILED;
 	if (bad_case("size 0", 64, 64, SOCKET_ID_ANY, 0,
 			-EINVAL, WANT("size 0", maxs)) != TEST_SUCCESS)
 		return TEST_FAILED;
