@@ -167,8 +167,13 @@ stage_asan() {
 	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 	# Debian's dpdk-test and dpdk-testpmd are not instrumented: the ASan
 	# runtime must be preloaded for them to load the instrumented plugin.
+	# The multi-process test runs in the stress stage only: under ASan a
+	# secondary sometimes exits at start-up (rc 1, nothing logged; one of
+	# three in a CI run), most likely its mappings colliding with ASan's
+	# shadow memory where the primary's hugepages must go. Not
+	# investigated further.
 	meson_test "$TM_ASAN_BUILD_DIR" asan --suite fast --suite stress \
-		--no-suite dpdk --no-suite telemetry || return
+		--no-suite dpdk --no-suite telemetry --no-suite mp || return
 	meson_test "$TM_ASAN_BUILD_DIR" asan-dpdk --suite dpdk \
 		--suite telemetry --wrapper "env LD_PRELOAD=$pre"
 }
