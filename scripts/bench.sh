@@ -142,7 +142,7 @@ for n in "${nonEAL[@]}"; do
 	run "grid-${n}nonEAL" "${nohuge[*]} -l 0" --scenario grid --nonEAL "$n" --layout "$n nonEAL" "${grid_m[@]}"
 done
 run pipeline "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario pipeline --layout "2 pinned" --bulks 32 --caches 0,default
-run locality "${nohuge[*]} -l 0" --scenario locality --layout "main lcore" --caches 0,default
+run locality "${nohuge[*]} -l 0" --scenario locality --layout "main lcore" --caches 0,default --inflight 32,512
 if [ "$mode" = smoke ]; then
 	# The no-PMU path, whatever this machine has.
 	run hw-off "${nohuge[*]} -l 0" --scenario hw --layout "main lcore" --pmu off

@@ -222,10 +222,12 @@ def check(manifest):
                       for b in expand(opts.get("bulks", "32"), "bulk")
                       for c in expand(opts.get("caches", "0,default"), "cache")]
         elif sc == "locality":
-            combos = [("32", "512", c)
+            combos = [("32", f, c)
+                      for f in opts.get("inflight", "512").split(",")
                       for c in expand(opts.get("caches", "0,default"), "cache")]
         elif sc == "hw":
-            combos = [("32", "512", "0")]
+            combos = [("32", f, "0")
+                      for f in opts.get("inflight", "512").split(",")]
         else:
             combos = [None]
         _, rows = read_part(path)

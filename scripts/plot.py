@@ -224,26 +224,27 @@ def chart_pages(rows, out):
     if not loc:
         return None
     hs = handlers_of(loc)
-    caches = sorted({r["cache"] for r in loc}, key=int)
+    groups = sorted({(int(r["keep"]), int(r["cache"])) for r in loc})
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
     for ax, col, title in zip(axes, ("pages_4k_per_1000", "pages_2m_per_1000",
                                      "cycles_per_obj"),
                               ("distinct 4 KB pages per 1000 allocations",
                                "distinct 2 MB pages per 1000 allocations",
                                "cycles per object")):
-        def val(h, c, col=col):
+        def val(h, g, col=col):
             for r in loc:
-                if r["handler"] == h and r["cache"] == c:
+                if (r["handler"] == h and
+                        (int(r["keep"]), int(r["cache"])) == g):
                     return num(r[col])
             return None
-        bars(ax, hs, ["cache %s" % c for c in caches],
-             lambda h, s: val(h, s.split()[1]), fmt="%.0f")
+        labels = {"%d in flight, cache %d" % g: g for g in groups}
+        bars(ax, hs, list(labels),
+             lambda h, s: val(h, labels[s]), fmt="%.0f")
         ax.set_title(title, fontsize=10)
         ax.tick_params(axis="x", labelrotation=30)
     axes[0].legend(fontsize=8)
-    fig.suptitle("locality after a shuffled refill: %s objects, %s in flight, "
-                 "bursts of %s (lower is better)" %
-                 (loc[0]["pool_size"], loc[0]["keep"], loc[0]["bulk"]))
+    fig.suptitle("locality after a shuffled refill: %s objects, bursts of %s "
+                 "(lower is better)" % (loc[0]["pool_size"], loc[0]["bulk"]))
     fig.tight_layout()
     path = os.path.join(out, "bench-pages.png")
     fig.savefig(path, dpi=110)

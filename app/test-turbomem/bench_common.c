@@ -99,6 +99,7 @@ bench_parse(struct bench_opts *o, const char **scenario)
 	parse_uint_list("1,4,16,32,random", o->bulks, &o->nb_bulks, true);
 	parse_uint_list("32,128,512", o->keeps, &o->nb_keeps, false);
 	parse_uint_list("0,default", o->caches, &o->nb_caches, false);
+	parse_uint_list("512", o->inflights, &o->nb_inflights, false);
 	o->seconds = 0.5;
 	o->rounds = 3;
 	o->deep_n = 262143;
@@ -147,6 +148,9 @@ bench_parse(struct bench_opts *o, const char **scenario)
 		} else if (strcmp(k, "--caches") == 0 ||
 				strcmp(k, "--cache") == 0) {
 			ret = parse_uint_list(v, o->caches, &o->nb_caches, false);
+		} else if (strcmp(k, "--inflight") == 0) {
+			ret = parse_uint_list(v, o->inflights, &o->nb_inflights,
+					false);
 		} else if (strcmp(k, "--seconds") == 0) {
 			o->seconds = atof(v);
 		} else if (strcmp(k, "--rounds") == 0) {
@@ -190,6 +194,15 @@ bench_parse(struct bench_opts *o, const char **scenario)
 		if (o->keeps[i] == 0 || o->keeps[i] > BENCH_MAX_KEEP) {
 			printf("keep %u not in 1..%d\n", o->keeps[i],
 				BENCH_MAX_KEEP);
+			return -1;
+		}
+	for (i = 0; i < o->nb_inflights; i++)
+		if (o->inflights[i] == 0 ||
+				o->inflights[i] > BENCH_LOC_MAX_INFLIGHT ||
+				o->inflights[i] % BENCH_LOC_BURST != 0) {
+			printf("inflight %u not a multiple of %u in %u..%u\n",
+				o->inflights[i], BENCH_LOC_BURST,
+				BENCH_LOC_BURST, BENCH_LOC_MAX_INFLIGHT);
 			return -1;
 		}
 	for (i = 0; i < o->nb_caches; i++)

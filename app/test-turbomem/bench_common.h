@@ -45,8 +45,9 @@
  * locality  one lcore. Pool of 65535 2048-byte objects drained and refilled
  *           in shuffled order (a drop storm), then steady state: allocate a
  *           bulk of 32, write the first cache line of each, queue them in a
- *           FIFO of 512 objects in flight, free the oldest 32.
- *             cache {0, default}
+ *           FIFO of N objects in flight, free the oldest 32.
+ *             in flight {512} (--inflight, multiples of 32 up to 992;
+ *             bench.sh: 32 and 512), cache {0, default}
  *           Figures: cycles per object; distinct 4 KB and 2 MB pages among
  *           the addresses of every 1000 consecutive allocations (mean).
  * deep      "deep in-flight", one lcore: pktmbuf pool of 262143 mbufs
@@ -72,6 +73,7 @@
  *          --bulk N --keep N --cache N   (single values, turbomem_perf style)
  *          --seconds S (0.5) per measurement  --rounds N (3)
  *          --nonEAL N  --layout LABEL  --seed N (1)  --deep-n N (262143)
+ *          --inflight 32,512 (locality, hw; default 512)
  *          --pmu on|off  --csv FILE  --json FILE (written at the end, with
  *          a run header: DPDK, kernel, CPU, THP mode, hugepages, seed...)
  * "turbomem_perf" is the same command with the former defaults: grid,
@@ -98,6 +100,9 @@
 #define BENCH_MAX_KEEP 512
 /* "cache default" of grid and pipeline, as in mempool_perf_autotest. */
 #define BENCH_CACHE_DEFAULT RTE_MEMPOOL_CACHE_MAX_SIZE
+/* locality, hw: objects in flight are whole bursts of this many, up to max */
+#define BENCH_LOC_BURST 32u
+#define BENCH_LOC_MAX_INFLIGHT 992u
 
 struct bench_opts {
 	const char *handlers[BENCH_MAX_HANDLERS];
@@ -106,6 +111,7 @@ struct bench_opts {
 	bool bulks_given;      /* --bulks on the command line */
 	unsigned int keeps[BENCH_MAX_LIST], nb_keeps;
 	unsigned int caches[BENCH_MAX_LIST], nb_caches;
+	unsigned int inflights[BENCH_MAX_LIST], nb_inflights; /* locality, hw */
 	double seconds;
 	unsigned int rounds;
 	unsigned int nonEAL;

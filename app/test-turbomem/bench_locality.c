@@ -21,9 +21,8 @@
 
 #define LOC_N 65535
 #define LOC_ELT_SIZE 2048
-#define LOC_BURST 32u
-#define LOC_INFLIGHT 512
-#define LOC_FIFO 1024 /* power of 2 >= LOC_INFLIGHT + LOC_BURST */
+#define LOC_BURST BENCH_LOC_BURST
+#define LOC_FIFO 1024 /* power of 2 >= BENCH_LOC_MAX_INFLIGHT + LOC_BURST */
 #define LOC_WINDOW 1000u
 #define LOC_WINDOWS 64u
 
@@ -121,8 +120,9 @@ bench_shuffled_refill(struct rte_mempool *mp, unsigned int n)
 
 /* One measurement. Sets the figures of r; -1 if the pool failed. */
 static int
-loc_measure(const char *handler, unsigned int cache, struct bench_hw *hw,
-		struct bench_row *r, double *cyc, double *dtlb)
+loc_measure(const char *handler, unsigned int cache, unsigned int inflight,
+		struct bench_hw *hw, struct bench_row *r, double *cyc,
+		double *dtlb)
 {
 	static struct loc_state s;
 	uintptr_t *rec;
@@ -142,7 +142,7 @@ loc_measure(const char *handler, unsigned int cache, struct bench_hw *hw,
 		bench_pool_backing(s.mp, r);
 	if (bench_shuffled_refill(s.mp, LOC_N) < 0)
 		goto out;
-	while (s.head - s.tail < LOC_INFLIGHT)
+	while (s.head - s.tail < inflight)
 		if (loc_alloc(&s, NULL) < 0)
 			goto fail;
 	/* Record the addresses handed out in steady state. */
@@ -193,14 +193,16 @@ static int
 loc_scenario(const char *scenario, bool with_hw)
 {
 	const struct bench_opts *o = &bench_opts;
-	unsigned int c, h, round, ncaches = with_hw ? 1 : o->nb_caches;
+	unsigned int c, f, h, round, ncaches = with_hw ? 1 : o->nb_caches;
 	struct bench_hw hw;
 	bool hw_ok = false;
 	int ret = TEST_SUCCESS;
 
 	if (with_hw)
 		hw_ok = bench_hw_open(&hw) == 0;
+	for (f = 0; f < o->nb_inflights; f++)
 	for (c = 0; c < ncaches; c++) {
+		unsigned int inflight = o->inflights[f];
 		struct bench_row rows[BENCH_MAX_HANDLERS];
 		double cyc[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
 		double dtlb[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
@@ -208,7 +210,7 @@ loc_scenario(const char *scenario, bool with_hw)
 		const char *skip[BENCH_MAX_HANDLERS];
 
 		bench_progress("%s: cache %u, %u objects, %u in flight%s%s",
-			scenario, cache, LOC_N, LOC_INFLIGHT,
+			scenario, cache, LOC_N, inflight,
 			with_hw ? ", counters " : "",
 			with_hw ? (hw_ok ? "on" : hw.why) : "");
 		for (h = 0; h < o->nb_handlers; h++) {
@@ -220,7 +222,7 @@ loc_scenario(const char *scenario, bool with_hw)
 		for (h = 0; h < o->nb_handlers; h++) {
 			cyc[h][round] = dtlb[h][round] = NAN;
 			if (skip[h] == NULL)
-				loc_measure(o->handlers[h], cache,
+				loc_measure(o->handlers[h], cache, inflight,
 					hw_ok ? &hw : NULL, &rows[h],
 					&cyc[h][round], &dtlb[h][round]);
 		}
@@ -228,7 +230,7 @@ loc_scenario(const char *scenario, bool with_hw)
 			struct bench_row *row = &rows[h];
 
 			row->bulk = LOC_BURST;
-			row->keep = LOC_INFLIGHT;
+			row->keep = inflight;
 			row->cache = cache;
 			row->pool_size = LOC_N;
 			row->rounds = o->rounds;
