@@ -627,6 +627,28 @@ bench_row_init(struct bench_row *r, const char *scenario, const char *handler)
 	snprintf(r->status, sizeof(r->status), "ok");
 }
 
+int
+bench_row_rates(struct bench_row *r, const char *skip, const double *rate,
+		const double *cyc, unsigned int rounds)
+{
+	r->rounds = rounds;
+	snprintf(r->stat, sizeof(r->stat), "median");
+	snprintf(r->backing, sizeof(r->backing), "-");
+	if (skip != NULL) {
+		snprintf(r->status, sizeof(r->status), "skip: %s", skip);
+		return 0;
+	}
+	r->mobj_s = bench_median(rate, rounds);
+	r->cycles_per_obj = bench_median(cyc, rounds);
+	bench_samples_str(r->samples, sizeof(r->samples), rate, rounds, 1e6);
+	if (isnan(r->mobj_s)) {
+		snprintf(r->status, sizeof(r->status),
+			"error: pool creation or run failed");
+		return -1;
+	}
+	return 0;
+}
+
 void
 bench_row_add(const struct bench_row *r)
 {

@@ -158,6 +158,13 @@ void bench_row_init(struct bench_row *r, const char *scenario,
 		const char *handler);
 /* Record a finished row: kept for the table, CSV and JSON. */
 void bench_row_add(const struct bench_row *r);
+/*
+ * Figures of a throughput row (grid, pipeline) from its rounds: median
+ * objects/s and cycles per object, the samples, the status (skip reason or
+ * error). Returns -1 if a round failed, else 0.
+ */
+int bench_row_rates(struct bench_row *r, const char *skip,
+		const double *rate, const double *cyc, unsigned int rounds);
 
 /*
  * NULL if handler can run the scenario, else the reason it is skipped.

@@ -305,29 +305,13 @@ bench_grid(void)
 			row.keep = keep;
 			row.cache = nonEAL ? -1 : (int)cache;
 			row.pool_size = size;
-			row.rounds = o->rounds;
-			snprintf(row.stat, sizeof(row.stat), "median");
-			snprintf(row.backing, sizeof(row.backing), "-");
-			if (skip[h] != NULL) {
+			if (bench_row_rates(&row, skip[h], rate[h], cyc[h],
+					o->rounds) < 0)
+				ret = TEST_FAILED;
+			else if (skip[h] == NULL && errs[h] > 0)
 				snprintf(row.status, sizeof(row.status),
-					"skip: %s", skip[h]);
-			} else {
-				row.mobj_s = bench_median(rate[h], o->rounds);
-				row.cycles_per_obj = bench_median(cyc[h],
-						o->rounds);
-				bench_samples_str(row.samples,
-					sizeof(row.samples), rate[h],
-					o->rounds, 1e6);
-				if (isnan(row.mobj_s)) {
-					snprintf(row.status, sizeof(row.status),
-						"error: pool creation or run failed");
-					ret = TEST_FAILED;
-				} else if (errs[h] > 0) {
-					snprintf(row.status, sizeof(row.status),
-						"ok; %u gets found the pool empty",
-						errs[h]);
-				}
-			}
+					"ok; %u gets found the pool empty",
+					errs[h]);
 			bench_row_add(&row);
 		}
 	}

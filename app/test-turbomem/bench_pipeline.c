@@ -211,25 +211,9 @@ bench_pipeline(void)
 			row.bulk = bulk;
 			row.cache = cache;
 			row.pool_size = size;
-			row.rounds = o->rounds;
-			snprintf(row.stat, sizeof(row.stat), "median");
-			snprintf(row.backing, sizeof(row.backing), "-");
-			if (skip[h] != NULL) {
-				snprintf(row.status, sizeof(row.status),
-					"skip: %s", skip[h]);
-			} else {
-				row.mobj_s = bench_median(rate[h], o->rounds);
-				row.cycles_per_obj = bench_median(cyc[h],
-						o->rounds);
-				bench_samples_str(row.samples,
-					sizeof(row.samples), rate[h],
-					o->rounds, 1e6);
-				if (isnan(row.mobj_s)) {
-					snprintf(row.status, sizeof(row.status),
-						"error: pool creation or run failed");
-					ret = TEST_FAILED;
-				}
-			}
+			if (bench_row_rates(&row, skip[h], rate[h], cyc[h],
+					o->rounds) < 0)
+				ret = TEST_FAILED;
 			bench_row_add(&row);
 		}
 	}

@@ -81,4 +81,20 @@ unsigned int tm_test_scale(void);
  */
 unsigned long tm_test_iters(unsigned long base);
 
+/**
+ * Seed of a randomized test: TM_TEST_SEED, else from the clock. Printed so
+ * that a failing run can be replayed; never 0 (a valid tm_test_rand state).
+ */
+uint64_t tm_test_seed(void);
+
+/** xorshift64 step: the next pseudo-random number of state *s (not 0). */
+static inline uint64_t
+tm_test_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
 #endif /* TM_TEST_H */

@@ -2,12 +2,15 @@
  * Copyright(c) 2026 The turbomem authors
  */
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_eal.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
@@ -41,6 +44,17 @@ tm_test_iters(unsigned long base)
 	double n = v > 0 ? (double)base * v : (double)base;
 
 	return n < 1 ? 1 : (unsigned long)n;
+}
+
+uint64_t
+tm_test_seed(void)
+{
+	const char *s = getenv("TM_TEST_SEED");
+	uint64_t seed = s != NULL ? strtoull(s, NULL, 0) :
+		(uint64_t)time(NULL) ^ rte_rdtsc();
+
+	printf("seed %" PRIu64 " (TM_TEST_SEED to replay)\n", seed);
+	return seed | 1;
 }
 
 struct rte_mempool *

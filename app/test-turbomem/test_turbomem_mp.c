@@ -78,15 +78,6 @@ struct mp_shared {
 	struct mp_proc proc[MP_MAX_PROCS];
 };
 
-static uint64_t
-rng(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 static unsigned int
 env_uint(const char *name, unsigned int def)
 {
@@ -118,8 +109,8 @@ mp_round(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
 
 	for (it = 0; it < iterations; it++) {
 		if (*held == 0 || (*held + MP_BULK <= 4 * MP_BULK &&
-				(rng(seed) & 1))) {
-			n = 1 + rng(seed) % MP_BULK;
+				(tm_test_rand(seed) & 1))) {
+			n = 1 + tm_test_rand(seed) % MP_BULK;
 			atomic_store(&p->in_flight, n);
 			if (rte_mempool_get_bulk(mp, (void **)tab + *held,
 					n) != 0) {
@@ -140,7 +131,7 @@ mp_round(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
 			atomic_fetch_add(&p->gets, 1);
 			atomic_store(&p->in_flight, 0);
 		} else {
-			n = 1 + rng(seed) % *held;
+			n = 1 + tm_test_rand(seed) % *held;
 			*held -= n;
 			atomic_store(&p->in_flight, n);
 			for (i = *held; i < *held + n; i++) {

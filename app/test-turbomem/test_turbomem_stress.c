@@ -110,26 +110,6 @@ struct sstress {
 #define RELAXED_ADD(var, v) \
 	atomic_fetch_add_explicit(&(var), (v), memory_order_relaxed)
 
-static uint64_t
-rng(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static uint64_t
-stress_seed(void)
-{
-	const char *s = getenv("TM_TEST_SEED");
-	uint64_t seed = s != NULL ? strtoull(s, NULL, 0) :
-		(uint64_t)time(NULL) ^ rte_rdtsc();
-
-	printf("seed %" PRIu64 " (TM_TEST_SEED to replay)\n", seed);
-	return seed | 1;
-}
-
 static void
 init_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
 {
@@ -237,7 +217,7 @@ pick_n(struct sstress *st, uint64_t *seed)
 	unsigned int size = st->mp->size, r;
 
 	if (st->edges) {
-		r = rng(seed) % 200;
+		r = tm_test_rand(seed) % 200;
 		if (r < 4)
 			return 0;
 		if (r == 4)
@@ -247,7 +227,7 @@ pick_n(struct sstress *st, uint64_t *seed)
 		if (r == 6)
 			return size + 1;
 	}
-	return 1 + rng(seed) % RTE_MIN(st->max_bulk, size);
+	return 1 + tm_test_rand(seed) % RTE_MIN(st->max_bulk, size);
 }
 
 static void
@@ -273,7 +253,7 @@ mixed_loop(struct sstress *st, uint32_t me)
 	for (it = 0; it < st->iterations; it++) {
 		if ((it & 15) == 0)
 			sample_count(st);
-		if (held == 0 || (rng(&seed) & 1)) {
+		if (held == 0 || (tm_test_rand(&seed) & 1)) {
 			n = pick_n(st, &seed);
 			if (held + n > st->hold_max)
 				continue;
@@ -308,7 +288,7 @@ mixed_loop(struct sstress *st, uint32_t me)
 			take(st, tab + held, n, me);
 			held += n;
 		} else {
-			n = 1 + rng(&seed) % held;
+			n = 1 + tm_test_rand(&seed) % held;
 			held -= n;
 			give(st, tab + held, n, me);
 			do_put(st, uc, tab + held, n);
@@ -339,7 +319,7 @@ pipeline_loop(struct sstress *st, uint32_t me, bool producer)
 		for (it = 0; it < st->iterations; ) {
 			if ((it & 15) == 0)
 				sample_count(st);
-			n = 1 + rng(&seed) % RTE_DIM(tab);
+			n = 1 + tm_test_rand(&seed) % RTE_DIM(tab);
 			if (rte_mempool_get_bulk(st->mp, (void **)tab,
 					n) != 0) {
 				RELAXED_ADD(st->failed, 1);
@@ -518,7 +498,7 @@ stress_lcores(const char *shape, unsigned int n, unsigned int cache_size,
 	st.max_bulk = max_bulk;
 	st.edges = edges;
 	st.iterations = tm_test_iters(iterations);
-	st.seed = stress_seed();
+	st.seed = tm_test_seed();
 	printf("%s: %u lcores, pool %u, cache %u%s, bulk 1..%u%s, %lu iterations each\n",
 		shape, rte_lcore_count(), n, cache_size,
 		cache == CACHE_USER ? " (user-owned)" : "", max_bulk,
@@ -572,7 +552,7 @@ test_stress_noneal(void)
 	st.max_bulk = 64;
 	st.edges = true;
 	st.iterations = tm_test_iters(2000ul);
-	st.seed = stress_seed();
+	st.seed = tm_test_seed();
 	tid = calloc(nb, sizeof(*tid));
 	TEST_ASSERT(tid != NULL, "no memory");
 	TEST_ASSERT(pthread_barrier_init(&st.all_registered, NULL, nb) == 0,
@@ -620,7 +600,7 @@ test_stress_pipeline(void)
 	}
 	st.max_bulk = 32;
 	st.iterations = tm_test_iters(10000ul);
-	st.seed = stress_seed();
+	st.seed = tm_test_seed();
 	atomic_store(&st.producers_left, (rte_lcore_count() + 1) / 2);
 	printf("pipeline: %u producers, %u consumers, %lu bulks per producer\n",
 		(rte_lcore_count() + 1) / 2, rte_lcore_count() / 2,
@@ -666,7 +646,7 @@ test_stress_churn(void)
 	static const enum cache_mode modes[] = {
 		CACHE_NONE, CACHE_POOL, CACHE_USER };
 	unsigned int mz0 = 0, mz1 = 0, r, n;
-	uint64_t seed = stress_seed(), gets = 0, got = 0;
+	uint64_t seed = tm_test_seed(), gets = 0, got = 0;
 	struct sstress st;
 	size_t heap0;
 
@@ -679,9 +659,9 @@ test_stress_churn(void)
 	heap0 = heap_allocated();
 
 	for (r = 0; r < rounds; r++) {
-		enum cache_mode m = modes[rng(&seed) % RTE_DIM(modes)];
+		enum cache_mode m = modes[tm_test_rand(&seed) % RTE_DIM(modes)];
 
-		n = 2 + rng(&seed) % 4095;
+		n = 2 + tm_test_rand(&seed) % 4095;
 		/* The library wants 1.5 x cache <= size. */
 		if (m == CACHE_POOL && n < 48)
 			m = CACHE_NONE;
@@ -692,7 +672,7 @@ test_stress_churn(void)
 		st.max_bulk = 64;
 		st.edges = true;
 		st.iterations = tm_test_iters(1000ul);
-		st.seed = rng(&seed) | 1;
+		st.seed = tm_test_rand(&seed) | 1;
 		rte_eal_mp_remote_launch(lcore_mixed, &st, CALL_MAIN);
 		rte_eal_mp_wait_lcore();
 		gets += atomic_load(&st.gets);

@@ -67,15 +67,6 @@ init_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
 	o->payload = 0;
 }
 
-static uint64_t
-rng(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 #define STRESS_FAIL(st, ...) do { \
 	if (atomic_fetch_add(&(st)->errors, 1) < 10) \
 		printf("FAIL: " __VA_ARGS__); \
@@ -100,8 +91,8 @@ stress_loop(struct stress *st, uint32_t me)
 		if (c > mp->size)
 			STRESS_FAIL(st, "count %u above size %u\n", c,
 				mp->size);
-		n = 1 + rng(&seed) % st->max_bulk;
-		if (held + n <= cap && (rng(&seed) & 1)) {
+		n = 1 + tm_test_rand(&seed) % st->max_bulk;
+		if (held + n <= cap && (tm_test_rand(&seed) & 1)) {
 			if (rte_mempool_get_bulk(mp, (void **)tab + held,
 					n) != 0) {
 				atomic_fetch_add_explicit(&st->failed, 1,
@@ -123,7 +114,7 @@ stress_loop(struct stress *st, uint32_t me)
 			atomic_fetch_add_explicit(&st->got, n,
 				memory_order_relaxed);
 		} else if (held > 0) {
-			n = 1 + rng(&seed) % held;
+			n = 1 + tm_test_rand(&seed) % held;
 			held -= n;
 			for (i = held; i < held + n; i++) {
 				uint32_t mine = me;
@@ -196,17 +187,6 @@ out:
 	return ret;
 }
 
-static uint64_t
-test_seed(void)
-{
-	const char *s = getenv("TM_TEST_SEED");
-	uint64_t seed = s != NULL ? strtoull(s, NULL, 0) :
-		(uint64_t)time(NULL) ^ rte_rdtsc();
-
-	printf("seed %" PRIu64 " (TM_TEST_SEED to replay)\n", seed);
-	return seed | 1;
-}
-
 static void *
 pthread_worker(void *arg)
 {
@@ -242,7 +222,7 @@ test_non_eal(void)
 	rte_mempool_obj_iter(st.mp, init_obj, NULL);
 	st.max_bulk = 32;
 	st.iterations = tm_test_iters(200000ul);
-	st.seed = test_seed();
+	st.seed = tm_test_seed();
 	st.register_thread = true;
 	for (i = 0; i < RTE_DIM(tid); i++)
 		TEST_ASSERT(pthread_create(&tid[i], NULL, pthread_worker,
@@ -277,7 +257,7 @@ test_stress(void)
 	rte_mempool_obj_iter(st.mp, init_obj, NULL);
 	st.max_bulk = 64;
 	st.iterations = tm_test_iters(500000ul);
-	st.seed = test_seed();
+	st.seed = tm_test_seed();
 	printf("stress: %u lcores, bulk 1..%u, %lu iterations each\n",
 		rte_lcore_count(), st.max_bulk, st.iterations);
 	rte_eal_mp_remote_launch(lcore_worker, &st, CALL_MAIN);
