@@ -12,7 +12,8 @@
  *
  * The put path cannot return an error (the library ignores it), and a bad
  * put corrupts the free list silently, so a debug build stops loudly at the
- * put itself, naming the object and the pool:
+ * put itself (a CRIT log line naming the object and the pool, then
+ * abort()):
  * - a pointer that is not an object of this pool (tm_objmap_lookup);
  * - a double put: one state byte per object index, 1 while the object is
  *   out of the driver (set by get, cleared by put). Populate leaves every
@@ -30,23 +31,24 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
-#include <rte_debug.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
 #include "turbomem_private.h"
 
 /* debug_state when its allocation failed: checks off for this pool. */
-#define TM_DEBUG_NO_STATE ((uint8_t *)(uintptr_t)1)
+#define TM_DEBUG_NO_STATE ((RTE_ATOMIC(uint8_t) *)(uintptr_t)1)
 
-static inline uint8_t *
+static inline RTE_ATOMIC(uint8_t) *
 tm_debug_state(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
-	uint8_t *s, *expect = NULL;
+	RTE_ATOMIC(uint8_t) *s, *expect = NULL;
 
 	/* Acquire pairs with the release of the winning CAS below. */
-	s = __atomic_load_n(&tp->debug_state, __ATOMIC_ACQUIRE);
+	s = rte_atomic_load_explicit(&tp->debug_state,
+			rte_memory_order_acquire);
 	if (likely(s != NULL))
 		return s;
 	/*
@@ -56,10 +58,14 @@ tm_debug_state(struct rte_mempool *mp, struct turbomem_pool *tp)
 	 */
 	s = rte_zmalloc_socket("turbomem_debug", mp->size, 0,
 			SOCKET_ID_ANY);
-	/* Release: the zeroed bytes are visible to whoever loads s. */
-	if (!__atomic_compare_exchange_n(&tp->debug_state, &expect,
-			s != NULL ? s : TM_DEBUG_NO_STATE, false,
-			__ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+	/*
+	 * Release: the zeroed bytes are visible to whoever loads s (the
+	 * acquire load above). Acquire on failure pairs with the winner's
+	 * release, for the same reason.
+	 */
+	if (!rte_atomic_compare_exchange_strong_explicit(&tp->debug_state,
+			&expect, s != NULL ? s : TM_DEBUG_NO_STATE,
+			rte_memory_order_release, rte_memory_order_acquire)) {
 		rte_free(s);
 		return expect;
 	}
@@ -76,7 +82,7 @@ tm_debug_check(struct rte_mempool *mp, void * const *objs, unsigned int n,
 		bool put)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-	uint8_t *state = tm_debug_state(mp, tp);
+	RTE_ATOMIC(uint8_t) *state = tm_debug_state(mp, tp);
 	unsigned int i;
 	int64_t idx;
 	uint8_t was;
@@ -86,22 +92,28 @@ tm_debug_check(struct rte_mempool *mp, void * const *objs, unsigned int n,
 
 	for (i = 0; i < n; i++) {
 		idx = tm_objmap_lookup(&tp->map, objs[i]);
-		if (idx < 0)
-			rte_panic("turbomem: pool %s: %s of object %p that is not from this pool (%u objects)\n",
+		if (idx < 0) {
+			TM_LOG(CRIT, "pool %s: %s of object %p that is not from this pool (%u objects)",
 				mp->name, put ? "put" : "get", objs[i],
 				tp->map.nb_objs);
+			abort();
+		}
 		/*
 		 * Relaxed: the byte only has to change exactly once per
 		 * transition; the LIFO's own release/acquire orders the rest.
 		 */
-		was = __atomic_exchange_n(&state[idx], put ? 0 : 1,
-				__ATOMIC_RELAXED);
-		if (put && was == 0)
-			rte_panic("turbomem: pool %s: double put of object %p (index %" PRId64 "): it is already in the pool\n",
+		was = rte_atomic_exchange_explicit(&state[idx], put ? 0 : 1,
+				rte_memory_order_relaxed);
+		if (put && was == 0) {
+			TM_LOG(CRIT, "pool %s: double put of object %p (index %" PRId64 "): it is already in the pool",
 				mp->name, objs[i], idx);
-		if (!put && was == 1)
-			rte_panic("turbomem: pool %s: object %p (index %" PRId64 ") handed out twice\n",
+			abort();
+		}
+		if (!put && was == 1) {
+			TM_LOG(CRIT, "pool %s: object %p (index %" PRId64 ") handed out twice",
 				mp->name, objs[i], idx);
+			abort();
+		}
 	}
 }
 
@@ -112,9 +124,12 @@ tm_debug_check(struct rte_mempool *mp, void * const *objs, unsigned int n,
 	if ((ret) >= 0) \
 		tm_debug_check(mp, objs, n, false); \
 } while (0)
+/* Relaxed: free runs after every user of the pool has stopped. */
 #define TM_DEBUG_FREE(tp) do { \
-	if ((tp)->debug_state != TM_DEBUG_NO_STATE) \
-		rte_free((tp)->debug_state); \
+	RTE_ATOMIC(uint8_t) *s_ = rte_atomic_load_explicit(&(tp)->debug_state, \
+			rte_memory_order_relaxed); \
+	if (s_ != TM_DEBUG_NO_STATE) \
+		rte_free((void *)(uintptr_t)s_); \
 } while (0)
 
 #else

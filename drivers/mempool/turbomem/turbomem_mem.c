@@ -546,7 +546,7 @@ tm_backing_name(enum rte_pmd_turbomem_backing b)
 	return "unknown";
 }
 
-TM_EXPORT(rte_pmd_turbomem_mem_info)
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_mem_info, 26.07)
 int
 rte_pmd_turbomem_mem_info(const struct rte_mempool *mp,
 		struct rte_pmd_turbomem_mem_info *info)
@@ -554,7 +554,7 @@ rte_pmd_turbomem_mem_info(const struct rte_mempool *mp,
 	return tm_mem_info(mp, info);
 }
 
-TM_EXPORT(rte_pmd_turbomem_backing_name)
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_backing_name, 26.07)
 const char *
 rte_pmd_turbomem_backing_name(enum rte_pmd_turbomem_backing b)
 {

@@ -24,7 +24,7 @@
 #include "turbomem_private.h"
 #include "turbomem_debug.h"
 
-RTE_LOG_REGISTER(turbomem_logtype, pmd.mempool.turbomem, NOTICE);
+RTE_LOG_REGISTER_DEFAULT(turbomem_logtype, NOTICE);
 
 /* The public limit holds for either group size of the core. */
 _Static_assert(RTE_PMD_TURBOMEM_MAX_OBJS <= TM_LIFO_MAX_CAPACITY,

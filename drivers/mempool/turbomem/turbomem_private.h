@@ -12,32 +12,17 @@
 #include <rte_mempool.h>
 
 #include "rte_pmd_turbomem.h"
+#include "turbomem_osdep.h"
+#include "tm_atomic.h"
 #include "tm_lifo.h"
 #include "turbomem_objmap.h"
 #include "turbomem_stats.h"
 
-/*
- * Marks the definition of a public function of rte_pmd_turbomem.h.
- * The out-of-tree plugin is built with hidden visibility, so the symbol is
- * made visible here; in a DPDK tree, version.map (DPDK < 25.07) or the
- * RTE_EXPORT_EXPERIMENTAL_SYMBOL marker (DPDK >= 25.07, read by its build)
- * exports it.
- */
-#if defined(__has_include) && __has_include(<eal_export.h>)
-#include <eal_export.h>
-#endif
-#ifndef RTE_EXPORT_EXPERIMENTAL_SYMBOL
-#define RTE_EXPORT_EXPERIMENTAL_SYMBOL(sym, ver)
-#endif
-#define TM_EXPORT(sym) \
-	RTE_EXPORT_EXPERIMENTAL_SYMBOL(sym, 26.03) \
-	__attribute__((visibility("default")))
-
 extern int turbomem_logtype;
+#define RTE_LOGTYPE_turbomem turbomem_logtype
 
-#define TM_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, turbomem_logtype, \
-		"turbomem: " fmt "\n", ## __VA_ARGS__)
+/* One log line, "turbomem: " prefixed; fmt without the trailing newline. */
+#define TM_LOG(level, ...) RTE_LOG_LINE(level, turbomem, __VA_ARGS__)
 
 /** Driver name, as given to rte_mempool_set_ops_byname(). */
 #define TURBOMEM_OPS_NAME RTE_PMD_TURBOMEM_OPS_NAME
@@ -72,7 +57,7 @@ struct turbomem_pool {
 	/* driver statistics, turbomem_stats.h */
 	struct turbomem_stats *stats; /**< same allocation, before lifo */
 	/** Debug builds: a byte per object, see turbomem_debug.h. */
-	uint8_t *debug_state;
+	RTE_ATOMIC(RTE_ATOMIC(uint8_t) *) debug_state;
 };
 
 /*

@@ -40,7 +40,7 @@ turbomem_stats_clear(struct turbomem_stats_block *b)
 	__atomic_store_n(&b->cas_retries, 0, __ATOMIC_RELAXED);
 }
 
-TM_EXPORT(rte_pmd_turbomem_stats_get)
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_stats_get, 26.07)
 int
 rte_pmd_turbomem_stats_get(const struct rte_mempool *mp,
 		struct rte_pmd_turbomem_stats *stats)
@@ -57,7 +57,7 @@ rte_pmd_turbomem_stats_get(const struct rte_mempool *mp,
 	return 0;
 }
 
-TM_EXPORT(rte_pmd_turbomem_stats_reset)
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_stats_reset, 26.07)
 int
 rte_pmd_turbomem_stats_reset(struct rte_mempool *mp)
 {
