@@ -65,7 +65,6 @@ baseline=${handlers[0]}
 
 command -v "$TESTPMD" >/dev/null 2>&1 ||
 	die "$TESTPMD not found (Debian: apt-get install dpdk; or run scripts/deps.sh)"
-command -v timeout >/dev/null 2>&1 || die "timeout (coreutils) not found"
 
 needs_plugin() {
 	case " $TM_CMP_PLUGIN_HANDLERS " in
@@ -101,55 +100,29 @@ fi
 trap 'rm -f "$samples_file"; rm -rf "$runtime_dir"' EXIT
 echo "round,handler,mbcache,sample,rx_pps,kept" >"$csv"
 
-# testpmd_cmd HANDLER CACHE: fill the array "cmd"
+# testpmd_cmd HANDLER CACHE LOG: fill the array "cmd": scripts/testpmd.py
+# runs testpmd for TM_CMP_SECONDS of forwarding, checks it selected
+# HANDLER and forwarded, and writes the Rx-pps samples ("<index> <pps of
+# all ports>", one per stats period) to $samples_file.
 testpmd_cmd() {
-	local h=$1 c=$2
+	local h=$1 c=$2 lg=$3
 	# An own --file-prefix (--in-memory does not combine with --no-huge),
 	# so runs never collide with another DPDK process on the machine.
-	cmd=(timeout -s INT -k 10 "$TM_CMP_SECONDS" "$TESTPMD"
-		-l "$TM_CMP_LCORES" --no-huge -m 1024 --file-prefix "$prefix"
-		--no-telemetry
-		--no-pci --vdev net_null0 --vdev net_null1)
+	cmd=(python3 "$repo/scripts/testpmd.py" --testpmd "$TESTPMD"
+		--prefix "$prefix" --ops "$h" --no-telemetry
+		--seconds "$TM_CMP_SECONDS" --log "$lg" --samples "$samples_file")
 	if needs_plugin "$h"; then
-		cmd+=(-d "$TM_PLUGIN")
+		cmd+=(--plugin "$TM_PLUGIN")
 	fi
-	cmd+=(--mbuf-pool-ops-name="$h")
+	cmd+=(--lcores "$TM_CMP_LCORES" --)
 	# shellcheck disable=SC2206
 	cmd+=(${TM_CMP_EAL_OPTS:-})
-	cmd+=(-- --forward-mode=io --nb-cores=1 --auto-start --stats-period 1
-		--txq=1 --rxq=1)
+	cmd+=(-- --nb-cores=1 --txq=1 --rxq=1)
 	if [ "$c" != default ]; then
 		cmd+=(--mbcache="$c")
 	fi
 	# shellcheck disable=SC2206
 	cmd+=(${TM_CMP_PMD_OPTS:-})
-}
-
-# parse_log LOG: print one line per sample: "<index> <rx pps of all ports>"
-parse_log() {
-	awk '
-	/NIC statistics for port/ {
-		for (i = 1; i <= NF; i++)
-			if ($i == "port") { port = $(i + 1); break }
-		if (!(port in cnt)) { ports[nports++] = port; cnt[port] = 0 }
-		next
-	}
-	/Rx-pps:/ && port != "" {
-		for (i = 1; i <= NF; i++)
-			if ($i == "Rx-pps:") { cnt[port]++; pps[port, cnt[port]] = $(i + 1); break }
-		port = ""
-	}
-	END {
-		if (nports == 0) exit
-		n = cnt[ports[0]]
-		for (p = 1; p < nports; p++)
-			if (cnt[ports[p]] < n) n = cnt[ports[p]]
-		for (k = 1; k <= n; k++) {
-			s = 0
-			for (p = 0; p < nports; p++) s += pps[ports[p], k]
-			print k, s
-		}
-	}' "$1"
 }
 
 median() { # numbers on stdin -> median (empty if none)
@@ -160,7 +133,7 @@ median() { # numbers on stdin -> median (empty if none)
 
 cache_label() { [ "$1" = default ] && echo "$DEFAULT_MBCACHE" || echo "$1"; }
 
-testpmd_cmd "${handlers[-1]}" "${caches[0]}"
+testpmd_cmd "${handlers[-1]}" "${caches[0]}" "$TM_RESULTS_DIR/testpmd-logs/example.log"
 log "example command: ${cmd[*]}"
 log "DPDK $(pkg-config --modversion libdpdk 2>/dev/null || echo '(version unknown)'), $(nproc) CPUs"
 
@@ -177,17 +150,12 @@ for ((r = 1; r <= TM_CMP_ROUNDS; r++)); do
 			run=$((run + 1))
 			cl=$(cache_label "$c")
 			lg=$TM_RESULTS_DIR/testpmd-logs/r$r-$h-cache$cl.log
-			testpmd_cmd "$h" "$c"
-			rc=0
-			"${cmd[@]}" </dev/null >"$lg" 2>&1 || rc=$?
-			# timeout exits 124 after delivering SIGINT: the expected end.
-			if [ $rc -ne 124 ] && [ $rc -ne 0 ]; then
-				tail -20 "$lg" >&2
-				die "testpmd failed (rc $rc) for $h cache $cl; log: $lg"
-			fi
-			grep -q "preferred mempool ops selected: $h\$" "$lg" ||
-				die "testpmd did not use handler $h; log: $lg"
-			parse_log "$lg" >"$samples_file"
+			testpmd_cmd "$h" "$c" "$lg"
+			"${cmd[@]}" >"$lg.check" 2>&1 || {
+				cat "$lg.check" >&2
+				die "testpmd run failed for $h cache $cl; log: $lg"
+			}
+			rm -f "$lg.check"
 			total=$(wc -l <"$samples_file")
 			kept=$((total - TM_CMP_SKIP))
 			[ $kept -gt "$TM_CMP_LAST" ] && kept=$TM_CMP_LAST

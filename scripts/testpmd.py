@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The turbomem authors
+"""The one testpmd harness of turbomem's scripts.
+
+Starts dpdk-testpmd on two net_null ports (no NIC, --no-huge, io
+forwarding), waits until it forwards, queries its telemetry socket
+directly (no dpdk-telemetry.py), samples rates, checks, stops it with
+SIGINT (SIGKILL after a grace period). Exit status 0 when every check
+passed, 1 when one failed, 2 on a usage or start-up error.
+
+Usage:
+  testpmd.py [options] [-- EAL args [-- testpmd args]]
+
+The EAL and testpmd arguments given after "--" are added to the defaults:
+  EAL:     --no-huge -m MEM --no-pci -l LCORES --vdev net_null0
+           --vdev net_null1 --file-prefix PREFIX [-d PLUGIN]
+           [--mbuf-pool-ops-name OPS]
+  testpmd: --forward-mode=io --auto-start --stats-period 1
+
+Checks (--check, repeatable; "forward" always runs):
+  forward    the log says "preferred mempool ops selected: OPS" (with
+             --ops), some port received packets (RX-packets > 0), and no
+             "cannot register mempool ops" / "already registered" line
+  list       /turbomem/list is exactly [POOL] (--pool, default mb_pool_0)
+  info       /turbomem/info,POOL: name is POOL, 0 < count <= size,
+             get_objs and put_objs > 0, get_objs >= get_calls, and a
+             memory report (or its error) is present
+  rise       info twice, 1 s apart: get_calls, get_objs, put_calls and
+             put_objs all rise; /turbomem/info of an unknown pool and with
+             no pool name both give null
+Without --check info/list/rise the telemetry is still read once (as
+/turbomem/info,POOL) and printed when it answers, unless --no-telemetry.
+
+--samples FILE writes one line per stats period: "<index> <sum of the
+Rx-pps of all ports>" (scripts/testpmd-compare.sh). --json FILE writes the
+result (packets, telemetry replies, samples, checks).
+"""
+
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def log(msg):
+    print("testpmd.py: %s" % msg, flush=True)
+
+
+def runtime_dir(prefix):
+    """EAL's runtime directory for a file prefix (eal_get_runtime_dir)."""
+    if os.geteuid() == 0:
+        base = "/var/run"
+    else:
+        base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    return os.path.join(base, "dpdk", prefix)
+
+
+class Telemetry:
+    """Client of EAL's telemetry socket (protocol v2, SOCK_SEQPACKET)."""
+
+    def __init__(self, prefix):
+        self.path = os.path.join(runtime_dir(prefix), "dpdk_telemetry.v2")
+        self.sock = None
+        self.maxlen = 16384
+
+    def connect(self):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            s.settimeout(5)
+            s.connect(self.path)
+            hello = json.loads(s.recv(1024).decode())
+            self.maxlen = int(hello.get("max_output_len", self.maxlen))
+        except (OSError, ValueError):
+            s.close()
+            raise
+        self.sock = s
+
+    def query(self, cmd):
+        if self.sock is None:
+            self.connect()
+        self.sock.send(cmd.encode())
+        return json.loads(self.sock.recv(self.maxlen + 1024).decode())
+
+    def close(self):
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+
+class Testpmd:
+    def __init__(self, cmd, logpath, prefix):
+        self.cmd = cmd
+        self.logpath = logpath
+        self.prefix = prefix
+        self.proc = None
+        self.logf = None
+
+    def start(self):
+        self.logf = open(self.logpath, "w")
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL,
+                                     stdout=self.logf,
+                                     stderr=subprocess.STDOUT)
+
+    def text(self):
+        with open(self.logpath, errors="replace") as f:
+            return f.read()
+
+    def running(self):
+        return self.proc.poll() is None
+
+    def stop(self, grace=10):
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(grace)
+            except subprocess.TimeoutExpired:
+                log("testpmd did not stop %d s after SIGINT: killed" % grace)
+                self.proc.kill()
+                self.proc.wait()
+        self.logf.close()
+        rc = self.proc.returncode
+        # A killed testpmd leaves its runtime directory behind.
+        rd = runtime_dir(self.prefix)
+        if os.path.isdir(rd):
+            for n in os.listdir(rd):
+                try:
+                    os.unlink(os.path.join(rd, n))
+                except OSError:
+                    pass
+            try:
+                os.rmdir(rd)
+            except OSError:
+                pass
+        return rc
+
+
+def rx_packets(text):
+    v = [int(x) for x in re.findall(r"RX-packets: *([0-9]+)", text)]
+    return max(v) if v else 0
+
+
+def rx_pps_samples(text):
+    """Per stats period, the sum of Rx-pps over the ports."""
+    per_port = {}
+    order = []
+    port = None
+    for line in text.splitlines():
+        m = re.search(r"NIC statistics for port ([0-9]+)", line)
+        if m:
+            port = m.group(1)
+            if port not in per_port:
+                per_port[port] = []
+                order.append(port)
+            continue
+        m = re.search(r"Rx-pps: *([0-9]+)", line)
+        if m and port is not None:
+            per_port[port].append(int(m.group(1)))
+            port = None
+    if not order:
+        return []
+    n = min(len(per_port[p]) for p in order)
+    return [sum(per_port[p][k] for p in order) for k in range(n)]
+
+
+def plugin_path(plugin):
+    """A path to plugin that EAL accepts for -d (scripts/with-plugin.sh)."""
+    out = subprocess.run([os.path.join(HERE, "with-plugin.sh"), plugin,
+                          "echo", "@PLUGIN@"], check=True,
+                         stdout=subprocess.PIPE, text=True)
+    return out.stdout.strip()
+
+
+def split_args(rest):
+    if rest and rest[0] == "--":
+        rest = rest[1:]
+    if "--" in rest:
+        i = rest.index("--")
+        return rest[:i], rest[i + 1:]
+    return rest, []
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__[__doc__.index("Usage:"):])
+    ap.add_argument("--testpmd",
+                    default=os.environ.get("TESTPMD", "dpdk-testpmd"))
+    ap.add_argument("--plugin", help="the turbomem plugin, given with -d")
+    ap.add_argument("--ops", default="turbomem",
+                    help="--mbuf-pool-ops-name, and the ops the log must "
+                    "name (default turbomem; '' for neither)")
+    ap.add_argument("--lcores", default="0-1", help="EAL -l (default 0-1)")
+    ap.add_argument("-m", dest="mem", default="1024",
+                    help="EAL -m, MB of --no-huge memory (default 1024)")
+    ap.add_argument("--pool", default="mb_pool_0")
+    ap.add_argument("--prefix", help="EAL --file-prefix (default: "
+                    "tm-<hash of the plugin or testpmd path>-<pid>)")
+    ap.add_argument("--seconds", type=float, default=0,
+                    help="run this long after forwarding starts "
+                    "(default 0: stop once the checks are done)")
+    ap.add_argument("--wait", type=float, default=60,
+                    help="how long to wait for forwarding (default 60 s)")
+    ap.add_argument("--check", action="append", default=[],
+                    choices=["forward", "list", "info", "rise"])
+    ap.add_argument("--no-telemetry", action="store_true",
+                    help="pass --no-telemetry to EAL; no queries")
+    ap.add_argument("--no-defaults", action="store_true",
+                    help="no default EAL/testpmd arguments except "
+                    "--file-prefix, -d and the ops name")
+    ap.add_argument("--label", default="", help="name of the run in messages")
+    ap.add_argument("--log", help="keep testpmd's output here")
+    ap.add_argument("--samples", help="write the Rx-pps samples here")
+    ap.add_argument("--json", help="write the result here")
+    ap.add_argument("--print-command", action="store_true")
+    ap.add_argument("rest", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    eal_extra, pmd_extra = split_args(a.rest)
+    what = a.label + ": " if a.label else ""
+
+    if a.no_telemetry and set(a.check) & {"list", "info", "rise"}:
+        ap.error("--no-telemetry with a telemetry check")
+    plugin = plugin_path(a.plugin) if a.plugin else None
+    prefix = a.prefix or "tm-%08x-%d" % (
+        zlib.crc32((a.plugin or a.testpmd).encode()), os.getpid())
+
+    eal = [] if a.no_defaults else [
+        "--no-huge", "-m", a.mem, "--no-pci", "-l", a.lcores,
+        "--vdev", "net_null0", "--vdev", "net_null1"]
+    eal += ["--file-prefix=" + prefix]
+    if plugin:
+        eal += ["-d", plugin]
+    if a.ops:
+        eal += ["--mbuf-pool-ops-name=" + a.ops]
+    if a.no_telemetry:
+        eal += ["--no-telemetry"]
+    pmd = [] if a.no_defaults else [
+        "--forward-mode=io", "--auto-start", "--stats-period", "1"]
+    cmd = [a.testpmd] + eal + eal_extra + ["--"] + pmd + pmd_extra
+    if a.print_command:
+        log("command: " + " ".join(cmd))
+
+    logpath = a.log or "/tmp/tm-testpmd-%d.log" % os.getpid()
+    if a.log:
+        os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
+    tp = Testpmd(cmd, logpath, prefix)
+    tel = Telemetry(prefix)
+    result = {"command": cmd, "checks": {}, "telemetry": {}}
+    ok = True
+
+    def check(cond, name, detail):
+        nonlocal ok
+        result["checks"][name] = bool(cond)
+        log("%s%s: %s (%s)" % (what, "ok" if cond else "FAIL", name, detail))
+        ok = ok and bool(cond)
+
+    def query(cmd_):
+        r = tel.query(cmd_)
+        result["telemetry"][cmd_] = r
+        return r
+
+    try:
+        tp.start()
+    except OSError as e:
+        log("%scannot start %s: %s" % (what, a.testpmd, e))
+        return 2
+    try:
+        # Forwarding: a stats period showed received packets, and the
+        # telemetry socket answers (unless disabled).
+        deadline = time.monotonic() + a.wait
+        forwarding = False
+        while time.monotonic() < deadline and tp.running():
+            if rx_packets(tp.text()) > 0:
+                if a.no_telemetry:
+                    forwarding = True
+                    break
+                try:
+                    tel.connect()
+                    forwarding = True
+                    break
+                except (OSError, ValueError):
+                    pass
+            time.sleep(0.2)
+        if not forwarding:
+            log("%sFAIL: testpmd %s within %.0f s" % (
+                what, "exited" if not tp.running() else
+                "did not forward (or its telemetry did not answer)", a.wait))
+            ok = False
+        else:
+            t_fwd = time.monotonic()
+            info = None
+            if "list" in a.check:
+                lst = query("/turbomem/list")["/turbomem/list"]
+                check(lst == [a.pool], "list", "/turbomem/list %s" % lst)
+            if not a.no_telemetry:
+                info = query("/turbomem/info," + a.pool)["/turbomem/info"]
+            if "info" in a.check or "rise" in a.check:
+                b = info
+                if "rise" in a.check:
+                    time.sleep(1)
+                    b = query("/turbomem/info," + a.pool)["/turbomem/info"]
+                log("%sinfo: %s" % (what, json.dumps(b)))
+                if b is None:
+                    check(False, "info", "/turbomem/info,%s is null" % a.pool)
+                else:
+                    check(b["name"] == a.pool, "name", b["name"])
+                    check(0 < b["count"] <= b["size"], "count",
+                          "count %d within size %d" % (b["count"], b["size"]))
+                    check(b["get_objs"] > 0 and b["put_objs"] > 0, "objs",
+                          "get_objs %d put_objs %d" % (b["get_objs"],
+                                                       b["put_objs"]))
+                    check(b["get_objs"] >= b["get_calls"], "get_objs",
+                          "get_objs %d >= get_calls %d" % (b["get_objs"],
+                                                           b["get_calls"]))
+                    check("memory" in b or "memory_error" in b, "memory",
+                          "memory report or its error present: %s" %
+                          json.dumps(b.get("memory", b.get("memory_error"))))
+                if "rise" in a.check and info is not None and b is not None:
+                    for k in ("get_calls", "get_objs", "put_calls",
+                              "put_objs"):
+                        check(b[k] > info[k] > 0, k + " rose",
+                              "%d -> %d" % (info[k], b[k]))
+                    bad = query("/turbomem/info,no_such_pool")["/turbomem/info"]
+                    check(bad is None, "unknown pool", "null: %r" % bad)
+                    none = query("/turbomem/info")["/turbomem/info"]
+                    check(none is None, "no pool name", "null: %r" % none)
+            elif info is not None:
+                log("%sdriver: get_calls %d get_objs %d put_objs %d "
+                    "cas_retries %d" % (what, info["get_calls"],
+                                        info["get_objs"], info["put_objs"],
+                                        info.get("cas_retries", 0)))
+            left = a.seconds - (time.monotonic() - t_fwd)
+            if left > 0:
+                time.sleep(left)
+    finally:
+        tel.close()
+        rc = tp.stop()
+    text = tp.text()
+    result["rc"] = rc
+    pkts = rx_packets(text)
+    result["rx_packets"] = pkts
+    samples = rx_pps_samples(text)
+    result["rx_pps"] = samples
+    if a.ops:
+        check(re.search(r"preferred mempool ops selected: %s$" %
+                        re.escape(a.ops), text, re.M) is not None,
+              "ops", "testpmd selected %s" % a.ops)
+    reg = re.search(r".*(cannot register mempool ops|already registered).*",
+                    text)
+    check(reg is None, "registered once",
+          reg.group(0).strip() if reg else "no registration error")
+    check(pkts > 0, "forwarded", "RX-packets %d" % pkts)
+    if a.samples:
+        with open(a.samples, "w") as f:
+            for k, v in enumerate(samples, 1):
+                f.write("%d %d\n" % (k, v))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(result, f, indent=1)
+    if not ok:
+        tail = text.splitlines()[-30:]
+        log("%stestpmd output (last %d lines of %s):" % (what, len(tail),
+                                                         logpath))
+        for line in tail:
+            print("  " + line)
+    if not a.log:
+        os.unlink(logpath)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
