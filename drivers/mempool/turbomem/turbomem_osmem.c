@@ -279,9 +279,9 @@ tm_smaps_walk(int (*fn)(const struct tm_smaps_vma *v, void *arg), void *arg)
 	if (f == NULL)
 		return -errno;
 	while (stop == 0 && getline(&line, &cap, f) > 0) {
-		unsigned long s, e;
+		uintptr_t s, e;
 
-		if (sscanf(line, "%lx-%lx ", &s, &e) == 2) {
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &s, &e) == 2) {
 			if (have)
 				stop = fn(&v, arg);
 			memset(&v, 0, sizeof(v));
