@@ -26,10 +26,17 @@
 #          tests of foreign and double puts run there)
 #   valgrind  memcheck of the driver tests of the fast suite in ./build, at
 #          TM_TEST_SCALE=0.01
+#   matrix DPDK 22.11 (Debian's) and 26.07 (release tarball), each out of
+#          tree and in tree: fast suite, DPDK's mempool_autotest and
+#          mbuf_autotest on turbomem, testpmd forwarding checked through
+#          telemetry, exports (nm -D), the public API from the installed
+#          26.07 prefix, -Denable_stdatomic=true, and 26.07's
+#          forbidden-token rules over the driver; prints a table
+#          (scripts/matrix.sh, DPDK builds cached in ~/.cache/turbomem)
 #
 # Environment:
-#   TM_TEST_STAGES      stages to run (default "tsan ci perf stress asan debug
-#                       valgrind fast")
+#   TM_TEST_STAGES      stages to run (default "tsan ci matrix perf stress
+#                       asan debug valgrind fast")
 #   TM_BUILD_DIR        build directory of the fast stage (default build)
 #   TM_TSAN_BUILD_DIR   build directory of the tsan stage (default build-tsan)
 #   TM_ASAN_BUILD_DIR   build directory of the asan stage (default build-asan)
@@ -48,8 +55,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-known_stages="fast tsan ci perf stress asan debug valgrind"
-TM_TEST_STAGES=${TM_TEST_STAGES:-tsan ci perf stress asan debug valgrind fast}
+known_stages="fast tsan ci perf stress asan debug valgrind matrix"
+TM_TEST_STAGES=${TM_TEST_STAGES:-tsan ci matrix perf stress asan debug valgrind fast}
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_TSAN_BUILD_DIR=${TM_TSAN_BUILD_DIR:-build-tsan}
 TM_ASAN_BUILD_DIR=${TM_ASAN_BUILD_DIR:-build-asan}
@@ -198,6 +205,11 @@ stage_valgrind() {
 		--suite driver --no-suite stress --wrapper "$vg" -t 5 || return
 	TM_TEST_SCALE=0.01 meson_test "$TM_BUILD_DIR" valgrind-dpdk \
 		dpdk_mempool_autotest --wrapper "$vg" -t 5
+}
+
+# DPDK versions x builds x checks (scripts/matrix.sh prints the table).
+stage_matrix() {
+	MESON=$MESON NINJA=$NINJA bash scripts/matrix.sh build-matrix
 }
 
 # --- main ----------------------------------------------------------------
