@@ -113,10 +113,13 @@ autotest() {
 	local dpdk_test=$1 plugin=$2 name=$3 out rc=0
 	out=$("$top/scripts/with-plugin.sh" "$plugin" env DPDK_TEST="$name" \
 		"$dpdk_test" --no-huge -m 512 --no-pci -l 0-1 -d @PLUGIN@ \
-		--file-prefix="$(eal_prefix "$name")" \
+		--file-prefix="$(eal_prefix "$name")" --log-level='*turbomem:info' \
 		--mbuf-pool-ops-name=turbomem 2>&1) || rc=$?
 	printf '%s\n' "$out"
-	[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'Test OK'
+	[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'Test OK' || return 1
+	# Pools were made on turbomem: its populate logs each one at INFO.
+	echo "turbomem pools: $(printf '%s\n' "$out" | grep -c 'turbomem: pool ')"
+	printf '%s\n' "$out" | grep -q 'turbomem: pool '
 }
 
 # testpmd_check TESTPMD PLUGIN: forwarding on turbomem, through telemetry.
