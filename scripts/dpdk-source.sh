@@ -263,6 +263,11 @@ dpdk_build_driver() {
 	(
 	flock 9
 	_dpdk_prepare "$tarball" "$root" "$@" || exit 1
-	_dpdk_ninja "$root" drivers/librte_mempool_turbomem.so || exit 1
+	local tgt
+	tgt=$(ninja -C "$root/build" -t targets all |
+		awk -F: '$1 ~ /^drivers\/librte_mempool_turbomem\.so\.[0-9.]+$/ { print $1; exit }')
+	[ -n "$tgt" ] || { echo "dpdk_build_driver: no turbomem target in $root/build" >&2; exit 1; }
+	echo "dpdk_build_driver: ninja -C $root/build $tgt" >&2
+	_dpdk_ninja "$root" "$tgt" || exit 1
 	) 9> "$root/lock"
 }
