@@ -116,10 +116,11 @@ autotest() {
 		--file-prefix="$(eal_prefix "$name")" --log-level='*turbomem:info' \
 		--mbuf-pool-ops-name=turbomem 2>&1) || rc=$?
 	printf '%s\n' "$out"
-	[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'Test OK' || return 1
+	# (Here-strings: grep -q in a pipe with pipefail fails on SIGPIPE.)
+	[ $rc -eq 0 ] && grep -q 'Test OK' <<<"$out" || return 1
 	# Pools were made on turbomem: its populate logs each one at INFO.
-	echo "turbomem pools: $(printf '%s\n' "$out" | grep -c 'turbomem: pool ')"
-	printf '%s\n' "$out" | grep -q 'turbomem: pool '
+	echo "turbomem pools: $(grep -c 'turbomem: pool ' <<<"$out")"
+	grep -q 'turbomem: pool ' <<<"$out"
 }
 
 # testpmd_check TESTPMD PLUGIN: forwarding on turbomem, through telemetry.
