@@ -41,6 +41,9 @@ packages=(
 	python3-matplotlib  # charts of benchmark results
 	iproute2
 	procps
+	curl                # scripts/dpdk-source.sh: a DPDK release tarball
+	xz-utils            # ... and unpacking it
+	git                 # scripts/matrix.sh: the patch of the forbidden-token check
 )
 # shellcheck disable=SC2206
 packages+=(${TM_DEPS_EXTRA:-})
