@@ -122,6 +122,17 @@ main(int argc, char **argv)
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
+		/*
+		 * Newer EALs (26.07) refuse --iova-mode=pa where there are no
+		 * physical addresses (--no-huge) instead of selecting VA as
+		 * 22.11 does: the case cannot be made here, skip.
+		 */
+		for (i = 1; i < argc; i++)
+			if (strcmp(argv[i], "--iova-mode=pa") == 0 &&
+					rte_errno == EINVAL) {
+				printf("SKIP: EAL refuses IOVA as PA here\n");
+				return 77;
+			}
 		return 1;
 	}
 	argc -= ret;
