@@ -20,8 +20,9 @@ The EAL and testpmd arguments given after "--" are added to the defaults:
 
 Checks (--check, repeatable; "forward" always runs):
   forward    the log says "preferred mempool ops selected: OPS" (with
-             --ops), some port received packets (RX-packets > 0), and no
-             "cannot register mempool ops" / "already registered" line
+             --ops), some port received packets (RX-packets > 0), no
+             "cannot register mempool ops" / "already registered" line,
+             and testpmd ended cleanly on SIGINT
   list       /turbomem/list is exactly [POOL] (--pool, default mb_pool_0)
   info       /turbomem/info,POOL: name is POOL, 0 < count <= size,
              get_objs and put_objs > 0, get_objs >= get_calls, and a
@@ -361,6 +362,10 @@ def main():
     check(reg is None, "registered once",
           reg.group(0).strip() if reg else "no registration error")
     check(pkts > 0, "forwarded", "RX-packets %d" % pkts)
+    # testpmd ends on SIGINT with 0 (newer releases) or by the signal it
+    # re-raises (22.11); anything else is a crash or a hang (killed).
+    check(rc in (0, -signal.SIGINT, 128 + signal.SIGINT), "stopped",
+          "exit status %s after SIGINT" % rc)
     if a.samples:
         with open(a.samples, "w") as f:
             for k, v in enumerate(samples, 1):
