@@ -41,7 +41,7 @@ case "${pc#"$stage"}" in
 */pkgconfig/libdpdk-turbomem.pc) ;;
 *) fail "pkg-config file outside a pkgconfig directory" ;;
 esac
-nm -D --defined-only "$plugin" | grep -q ' rte_pmd_turbomem_stats_get$' ||
+nm -D --defined-only "$plugin" | grep -q ' rte_pmd_turbomem_stats_get@@EXPERIMENTAL$' ||
 	fail "plugin does not export rte_pmd_turbomem_stats_get"
 
 # The .pc names absolute install paths; point them into the stage.
