@@ -44,6 +44,7 @@ packages=(
 	curl                # scripts/dpdk-source.sh: a DPDK release tarball
 	xz-utils            # ... and unpacking it
 	git                 # scripts/matrix.sh: the patch of the forbidden-token check
+	gawk                # ... and its awk rules (mawk lacks \< \>)
 )
 # shellcheck disable=SC2206
 packages+=(${TM_DEPS_EXTRA:-})

@@ -246,8 +246,14 @@ forbidden_check() {
 	echo "patch: $d/turbomem.patch ($(grep -c '^+++ b/' "$d/turbomem.patch") files, $(grep -c '^+' "$d/turbomem.patch") added lines)"
 	# The function itself, taken from the release's checkpatches.sh; $0
 	# is that script, so it finds check-forbidden-tokens.awk beside it.
+	# Its "awk" must be GNU awk: mawk (Debian's default awk) has no \< \>,
+	# so the rules written with them (RTE_LOG_REGISTER, printf,
+	# __builtin_, __typeof__, ...) would never match.
+	command -v gawk >/dev/null || { echo "gawk not found (scripts/deps.sh)"; return 1; }
+	mkdir -p "$d/bin"
+	ln -sf "$(command -v gawk)" "$d/bin/awk"
 	# shellcheck disable=SC2016
-	bash -c '. <(sed -n "/^check_forbidden_additions() {/,/^}/p" "$0")
+	PATH=$d/bin:$PATH bash -c '. <(sed -n "/^check_forbidden_additions() {/,/^}/p" "$0")
 		check_forbidden_additions "$1"' \
 		"$d/tree/devtools/checkpatches.sh" "$d/turbomem.patch" > "$d/findings.txt"
 	local rc=$?
