@@ -39,8 +39,9 @@
  *
  * Options: --handlers (default ring_mp_mc,turbomem), --caches (default
  * 256,384: 256 is an effective 384 on 22.11, 384 is 384 on 26.07), --bulk
- * (burst, default 32), --keep is not used: the queue limit is --inflight
- * (default 4096 here), --seed, --seconds, --rounds.
+ * (burst, default 32), --inflight (queue limits; default 512 and 4096,
+ * the option takes multiples of 32 up to 992), --seed, --seconds,
+ * --rounds. --keep is not used.
  */
 
 #ifndef _GNU_SOURCE
@@ -67,7 +68,6 @@
 #define CACHE_ELT 2048
 #define CACHE_PHASE 256
 #define CACHE_POLLS (1u << 20)
-#define CACHE_HOLD_DEFAULT 4096u
 #define CACHE_HOLD_MAX 65536u
 #define CACHE_BURST_MAX 256u
 
@@ -415,6 +415,10 @@ struct cache_result {
 static const char *
 default_handlers[] = { "ring_mp_mc", "turbomem" };
 
+static int cache_one(const char *const *handlers, unsigned int nh,
+		const unsigned int *caches, unsigned int nc, unsigned int burst,
+		unsigned int hold);
+
 int
 bench_cache(void)
 {
@@ -428,22 +432,50 @@ bench_cache(void)
 		default_caches;
 	unsigned int nc = o->caches_given ? o->nb_caches :
 		RTE_DIM(default_caches);
+	static const unsigned int default_holds[] = { 512, 4096 };
+	const unsigned int *holds = o->inflights_given ? o->inflights :
+		default_holds;
+	unsigned int nq = o->inflights_given ? o->nb_inflights :
+		RTE_DIM(default_holds);
 	unsigned int burst = o->bulks_given ? o->bulks[0] : 32;
-	unsigned int hold = o->inflights_given ? o->inflights[0] :
-		CACHE_HOLD_DEFAULT;
+	unsigned int qi;
+	int ret = TEST_SUCCESS;
+
+	if (burst == 0 || burst > CACHE_BURST_MAX) {
+		printf("cache: burst %u not in 1..%u\n", burst,
+			CACHE_BURST_MAX);
+		return TEST_FAILED;
+	}
+	if (rte_lcore_id() == LCORE_ID_ANY) {
+		printf("cache: needs an EAL lcore (a per-lcore cache)\n");
+		return TEST_FAILED;
+	}
+	for (qi = 0; qi < nq; qi++)
+		if (cache_one(handlers, nh, caches, nc, burst, holds[qi]) !=
+				TEST_SUCCESS)
+			ret = TEST_FAILED;
+	printf("cache: ops table %u of RTE_MEMPOOL_MAX_OPS_IDX=%d slots used, %s\n",
+		rte_mempool_ops_table.num_ops, RTE_MEMPOOL_MAX_OPS_IDX,
+		ops_index(CACHE_OPS) >= 0 ?
+		"one by the counting ops \"" CACHE_OPS "\"" :
+		"none by the counting ops (not registered)");
+	return ret;
+}
+
+/* Every handler and cache size at one queue limit. */
+static int
+cache_one(const char *const *handlers, unsigned int nh,
+		const unsigned int *caches, unsigned int nc, unsigned int burst,
+		unsigned int hold)
+{
+	const struct bench_opts *o = &bench_opts;
 	struct cache_result res[BENCH_MAX_HANDLERS];
 	struct shaper s;
 	unsigned int ci, h, r, n;
 	int ret = TEST_SUCCESS;
 
-	if (burst == 0 || burst > CACHE_BURST_MAX || hold == 0 ||
-			hold > CACHE_HOLD_MAX) {
-		printf("cache: burst %u not in 1..%u or queue %u not in 1..%u\n",
-			burst, CACHE_BURST_MAX, hold, CACHE_HOLD_MAX);
-		return TEST_FAILED;
-	}
-	if (rte_lcore_id() == LCORE_ID_ANY) {
-		printf("cache: needs an EAL lcore (a per-lcore cache)\n");
+	if (hold == 0 || hold > CACHE_HOLD_MAX) {
+		printf("cache: queue %u not in 1..%u\n", hold, CACHE_HOLD_MAX);
 		return TEST_FAILED;
 	}
 	memset(&s, 0, sizeof(s));
@@ -454,9 +486,8 @@ bench_cache(void)
 	if (s.q == NULL)
 		return TEST_FAILED;
 	n = cache_pool_size(hold, burst);
-	printf("cache: shaper workload, burst 0..%u, queue <= %u, rate redrawn every %u polls, %u polls counted, pool %u x %u B, %u ops slots used before the counting ops\n",
-		burst, hold, CACHE_PHASE, CACHE_POLLS, n, CACHE_ELT,
-		rte_mempool_ops_table.num_ops);
+	printf("cache: shaper workload, burst 0..%u, queue <= %u, rate redrawn every %u polls, %u polls counted, pool %u x %u B\n",
+		burst, hold, CACHE_PHASE, CACHE_POLLS, n, CACHE_ELT);
 
 	for (ci = 0; ci < nc; ci++) {
 		struct rte_mempool *pools[BENCH_MAX_HANDLERS] = { NULL };
@@ -557,8 +588,8 @@ bench_cache(void)
 					per(x->c.put_calls, x->put),
 					(double)x->c.get_objs / (double)x->got);
 			bench_row_add(&row);
-			printf("cache: %-11s cache %3u (effective %3u): get calls 1/%.1f objects, put calls 1/%.1f objects, driver objects per object got %.4f, failed gets %" PRIu64 ", turbomem counters %s, %.1f Mobj/s (x%.2f of %s)%s\n",
-				handlers[h], caches[ci], x->eff,
+			printf("cache: %-11s queue <= %4u cache %3u (effective %3u): get calls 1/%.1f objects, put calls 1/%.1f objects, driver objects per object got %.4f, failed gets %" PRIu64 ", turbomem counters %s, %.1f Mobj/s (x%.2f of %s)%s\n",
+				handlers[h], hold, caches[ci], x->eff,
 				per(x->c.get_calls, x->got),
 				per(x->c.put_calls, x->put),
 				x->got ? (double)x->c.get_objs / (double)x->got : NAN,
