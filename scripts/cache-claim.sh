@@ -15,6 +15,10 @@
 #                    system DPDK only
 #   TM_CACHE_ROUNDS  rounds (default 7), TM_CACHE_SECONDS per round (0.5)
 #   TM_BUILD_DIR     build of the system DPDK (default build)
+#   TM_CACHE_HUGE=1  EAL memory on 2 MB hugetlbfs pages (reserved with
+#                    scripts/with-hugepages.sh) instead of --no-huge, where
+#                    turbomem's pools get THP and ring_mp_mc's 4 KB pages:
+#                    both handlers then have the same page size
 # Output: one "cache:" line per DPDK x handler x cache size, with the
 # CPU and the load (uptime) before each run; results/cache-<version>.csv.
 set -euo pipefail
@@ -32,12 +36,18 @@ run() { # BUILD_DIR LABEL [env...]
 	local b=$1 label=$2
 	shift 2
 	echo "== $label: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), $(nproc) CPUs; load:$(uptime | sed 's/.*load average//')"
-	env "$@" scripts/with-plugin.sh "$b/librte_mempool_turbomem.so" \
-		"$b/app/test-turbomem/dpdk-test-turbomem" --no-huge -m 512 \
+	local mem=(--no-huge -m 512) huge=()
+	if [ "${TM_CACHE_HUGE:-0}" = 1 ]; then
+		mem=(-m 128 --huge-unlink)
+		huge=(scripts/with-hugepages.sh 64)
+	fi
+	env "$@" "${huge[@]}" scripts/with-plugin.sh "$b/librte_mempool_turbomem.so" \
+		"$b/app/test-turbomem/dpdk-test-turbomem" "${mem[@]}" \
 		--no-pci -l 0 -d @PLUGIN@ --file-prefix="tm-cache-claim-@TREE@" \
 		--log-level=lib.eal:error -- turbomem_bench --scenario cache \
 		--rounds "$rounds" --seconds "$secs" \
-		--csv "results/cache-$label.csv" | grep -E '^(# dpdk|cache:)'
+		--csv "results/cache-$label${TM_CACHE_HUGE:+-huge}.csv" |
+		grep -E '^(# (dpdk|hugepages)|cache:)'
 }
 
 b=${TM_BUILD_DIR:-build}
