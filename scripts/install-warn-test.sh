@@ -21,9 +21,13 @@ log() { printf 'install-warn-test: %s\n' "$*"; }
 fail() { log "FAIL: $*"; printf '%s\n' "$out"; exit 1; }
 trap 'rm -rf "$stage"' EXIT
 
-pmd_dir=$(sed -n "s/^plugin_dir=//p" "$build/meson-private/libdpdk-turbomem.pc" 2>/dev/null || true)
-[ -n "$pmd_dir" ] || pmd_dir=$(printf '#include <rte_build_config.h>\nRTE_EAL_PMD_PATH\n' |
-	cc -E -P $(pkg-config --cflags libdpdk) - | tail -1 | tr -d '"')
+# where "meson install" puts the plugin (-Dplugin_dir, else RTE_EAL_PMD_PATH)
+pmd_dir=$("$meson" introspect "$build" --installed | python3 -c '
+import json, os, sys
+d = json.load(sys.stdin)
+print("".join(os.path.dirname(v) for k, v in d.items()
+              if k.endswith("/librte_mempool_turbomem.so")))')
+[ -n "$pmd_dir" ] || { out=""; fail "no plugin among the installed files"; }
 
 rm -rf "$stage"
 mkdir -p "$stage$pmd_dir"
