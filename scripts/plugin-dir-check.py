@@ -10,7 +10,8 @@ reads the directory, and warn when they leave no slot of the ops table
 (RTE_MEMPOOL_MAX_OPS_IDX = 16) for turbomem.
 
 Counting: every *.so / *.so.N of the directory except PLUGIN_FILE is
-dlopen()ed in this (separate) process, in the directory's order; DPDK
+dlopen()ed in this (separate) process, in the directory's order (the
+files EAL loads: *.so and *.so.<ABI_VERSION>, e.g. .so.26.2); DPDK
 drivers register their ops from constructors, without EAL, and
 rte_mempool_ops_table.num_ops is read after each. A library that cannot be
 loaded is skipped and named. Never fails the install: exit status 0.
@@ -36,7 +37,8 @@ def count(plugin_dir, skip):
     for name in os.listdir(plugin_dir):
         path = os.path.join(plugin_dir, name)
         real = os.path.realpath(path)
-        if (not re.search(r'\.so(\.\d+)?$', name) or real in seen or
+        # EAL's filter: *.so and *.so.<ABI_VERSION> (major.minor)
+        if (not re.search(r'\.so(\.\d+\.\d+)?$', name) or real in seen or
                 not os.path.isfile(real) or
                 (skip and os.path.basename(real).startswith(skip))):
             continue
