@@ -27,14 +27,19 @@
 #        the fix "load it with -d <its path in the plugin directory>".
 #     c. installed and also given with -d <its path in the plugin
 #        directory> (the fix the message names): registered.
+#
+# ops-table-test.sh --linked TEST_APP FILE_PREFIX
+#  TEST_APP has the driver and the fill plugin linked in, the fill plugin's
+#  constructor first (a DPDK tree's static applications with more mempool
+#  drivers than slots): turbomem is refused and its error line says to
+#  build DPDK without a mempool driver.
+#
 # The environment variable DPDK_PKG_CONFIG_PATH, if set, selects the DPDK
 # (PKG_CONFIG_PATH of its libdpdk.pc) whose plugin directory case 3 uses.
 set -euo pipefail
 
-plugin=$1 fill=$2 app=$3 prefix=$4
 log() { printf 'ops-table-test: %s\n' "$*"; }
 fail() { log "FAIL: $*"; exit 1; }
-eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$prefix")
 
 # run NAME [env...] -- app args: output in $out, exit status in $rc
 run() {
@@ -47,6 +52,20 @@ run() {
 
 names() { printf '%s\n' "$out" | sed -n 's/^slot *[0-9]*: \([^ ]*\) .*/\1/p'; }
 full_re='mempool ops table full \(16 of RTE_MEMPOOL_MAX_OPS_IDX=16\)'
+
+if [ "${1:-}" = --linked ]; then
+	app=$2
+	eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$3")
+	log "driver linked into the application after a linked-in driver filling the table"
+	run linked TM_FILL_OPS=16 "$app" "${eal[@]}" -- turbomem_ops_table --expect absent
+	[ "$rc" -eq 0 ] || fail "linked: turbomem_ops_table failed"
+	printf '%s\n' "$out" | grep -E "$full_re.*build DPDK without a mempool driver you do not use \(meson -Ddisable_drivers=mempool/<name>, e.g. the one registering ops \"tm_fill_15\"\)" >/dev/null ||
+		fail "linked: no error line naming -Ddisable_drivers"
+	log "OK"
+	exit 0
+fi
+plugin=$1 fill=$2 app=$3 prefix=$4
+eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$prefix")
 
 if [ "${1:-}" != --inside ]; then
 	log "1. -d fill plugin, then -d turbomem"

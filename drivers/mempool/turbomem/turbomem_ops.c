@@ -286,6 +286,7 @@ static void
 turbomem_table_full(void)
 {
 	char self[PATH_MAX], lib[PATH_MAX], victim[PATH_MAX + 64] = "";
+	const char *victim_op = "bucket";
 	unsigned int i, n = rte_mempool_ops_table.num_ops;
 
 	turbomem_lib_of((const void *)(uintptr_t)turbomem_enqueue, self,
@@ -303,13 +304,13 @@ turbomem_table_full(void)
 				sizeof(lib)));
 		snprintf(victim, sizeof(victim), "%s (ops \"%s\")",
 			b[0] != '\0' ? b : "its library", o->name);
+		victim_op = o->name;
 		break;
 	}
 	if (strstr(turbomem_basename(self), ".so") == NULL)
 		/* linked into the application: DPDK built with it in-tree */
-		TM_LOG(ERR, "mempool ops table full (%u of RTE_MEMPOOL_MAX_OPS_IDX=%d): \"%s\" not registered; build DPDK without a mempool driver you do not use (meson -Ddisable_drivers=mempool/<name>, e.g. %s)",
-			n, RTE_MEMPOOL_MAX_OPS_IDX, TURBOMEM_OPS_NAME,
-			victim[0] != '\0' ? victim : "bucket");
+		TM_LOG(ERR, "mempool ops table full (%u of RTE_MEMPOOL_MAX_OPS_IDX=%d): \"%s\" not registered; build DPDK without a mempool driver you do not use (meson -Ddisable_drivers=mempool/<name>, e.g. the one registering ops \"%s\")",
+			n, RTE_MEMPOOL_MAX_OPS_IDX, TURBOMEM_OPS_NAME, victim_op);
 	else if (turbomem_in_plugin_dir(self))
 		TM_LOG(ERR, "mempool ops table full (%u of RTE_MEMPOOL_MAX_OPS_IDX=%d): \"%s\" not registered; load it with -d %s (EAL loads -d plugins before its plugin directory %s, whose last mempool driver then goes without a slot) or remove a mempool driver you do not use from %s%s%s",
 			n, RTE_MEMPOOL_MAX_OPS_IDX, TURBOMEM_OPS_NAME, self,
