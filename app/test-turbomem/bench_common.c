@@ -138,6 +138,7 @@ bench_parse(struct bench_opts *o, const char **scenario)
 				}
 				o->handlers[o->nb_handlers++] = tok;
 			}
+			o->handlers_given = true;
 		} else if (strcmp(k, "--bulks") == 0 ||
 				strcmp(k, "--bulk") == 0) {
 			ret = parse_uint_list(v, o->bulks, &o->nb_bulks, true);
@@ -148,9 +149,11 @@ bench_parse(struct bench_opts *o, const char **scenario)
 		} else if (strcmp(k, "--caches") == 0 ||
 				strcmp(k, "--cache") == 0) {
 			ret = parse_uint_list(v, o->caches, &o->nb_caches, false);
+			o->caches_given = true;
 		} else if (strcmp(k, "--inflight") == 0) {
 			ret = parse_uint_list(v, o->inflights, &o->nb_inflights,
 					false);
+			o->inflights_given = true;
 		} else if (strcmp(k, "--seconds") == 0) {
 			o->seconds = atof(v);
 		} else if (strcmp(k, "--rounds") == 0) {
@@ -687,7 +690,8 @@ static double
 main_figure(const struct bench_row *r, const char **unit)
 {
 	if (strcmp(r->scenario, "grid") == 0 ||
-			strcmp(r->scenario, "pipeline") == 0) {
+			strcmp(r->scenario, "pipeline") == 0 ||
+			strcmp(r->scenario, "cache") == 0) {
 		*unit = "Mobj/s";
 		return r->mobj_s / 1e6;
 	}
@@ -978,6 +982,7 @@ static const struct {
 	{ "locality", bench_locality },
 	{ "deep", bench_deep },
 	{ "hw", bench_hw },
+	{ "cache", bench_cache },
 };
 
 static int
@@ -1003,7 +1008,7 @@ test_bench(void)
 			ret = TEST_FAILED;
 	}
 	if (ran == 0) {
-		printf("unknown scenario \"%s\" (grid, pipeline, locality, deep, hw, all)\n",
+		printf("unknown scenario \"%s\" (grid, pipeline, locality, deep, hw, cache, all)\n",
 			scenario);
 		return TEST_FAILED;
 	}

@@ -65,7 +65,12 @@
  *           dTLB load misses and CPU cycles per object; "n/a" when the
  *           machine has no PMU (--pmu off simulates that).
  *
- * Options: --scenario grid|pipeline|locality|deep|hw|all
+ * cache     shaper-like queues on one lcore with the per-lcore cache: driver
+ *           get/put calls per object (a counting ops wrapper) and
+ *           throughput, for the 22.11 and 26.07 mempool caches
+ *           (bench_cache.c has the workload and its options).
+ *
+ * Options: --scenario grid|pipeline|locality|deep|hw|cache|all
  *          --handlers a,b,...   (default ring_mp_mc,ring_mt_rts,ring_mt_hts,
  *                                stack,lf_stack,bucket,turbomem; the first is
  *                                the baseline of the ratios)
@@ -109,6 +114,7 @@ struct bench_opts {
 	unsigned int nb_handlers;
 	unsigned int bulks[BENCH_MAX_LIST], nb_bulks;
 	bool bulks_given;      /* --bulks on the command line */
+	bool handlers_given, caches_given, inflights_given; /* same, cache */
 	unsigned int keeps[BENCH_MAX_LIST], nb_keeps;
 	unsigned int caches[BENCH_MAX_LIST], nb_caches;
 	unsigned int inflights[BENCH_MAX_LIST], nb_inflights; /* locality, hw */
@@ -219,5 +225,6 @@ int bench_pipeline(void);
 int bench_locality(void);
 int bench_deep(void);
 int bench_hw(void);
+int bench_cache(void);
 
 #endif /* TM_BENCH_COMMON_H */

@@ -11,12 +11,21 @@
  * when alloc failed or never ran.
  */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr */
+#endif
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_build_config.h>
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_string_fns.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
@@ -224,6 +233,97 @@ static struct rte_mempool_ops turbomem_ops = {
 };
 
 /*
+ * Where the code at addr was loaded from (a -d plugin, a plugin of the
+ * plugin directory, or the application itself), into buf; "" if unknown.
+ */
+static const char *
+turbomem_lib_of(const void *addr, char *buf, size_t len)
+{
+	Dl_info info;
+
+	if (dladdr(addr, &info) == 0 || info.dli_fname == NULL)
+		buf[0] = '\0';
+	else
+		strlcpy(buf, info.dli_fname, len);
+	return buf;
+}
+
+static const char *
+turbomem_basename(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b != NULL ? b + 1 : path;
+}
+
+/* True if path is a file of the plugin directory EAL reads by itself. */
+static bool
+turbomem_in_plugin_dir(const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	size_t n = strlen(RTE_EAL_PMD_PATH);
+
+	if (n == 0)
+		return false;
+	if (strncmp(path, RTE_EAL_PMD_PATH, n) == 0 && path[n] == '/')
+		return true;
+	/* in-tree shared builds: the plugin directory holds symlinks */
+	if (realpath(RTE_EAL_PMD_PATH, dir) == NULL ||
+			realpath(path, real) == NULL)
+		return false;
+	n = strlen(dir);
+	return strncmp(real, dir, n) == 0 && real[n] == '/' &&
+		strchr(real + n + 1, '/') == NULL;
+}
+
+/*
+ * The table is full: one error line with the fix that works where this
+ * copy of the driver was loaded from. A mempool driver to remove is
+ * suggested: the last one registered that is not DPDK's software
+ * default (ring, stack), named by the library its ops live in.
+ */
+static void
+turbomem_table_full(void)
+{
+	char self[PATH_MAX], lib[PATH_MAX], victim[PATH_MAX + 64] = "";
+	const char *victim_op = "bucket";
+	unsigned int i, n = rte_mempool_ops_table.num_ops;
+
+	turbomem_lib_of((const void *)(uintptr_t)turbomem_enqueue, self,
+			sizeof(self));
+	for (i = n; i-- > 0;) {
+		const struct rte_mempool_ops *o = &rte_mempool_ops_table.ops[i];
+		const char *b;
+
+		if (strncmp(o->name, "ring_", 5) == 0 ||
+				strcmp(o->name, "stack") == 0 ||
+				strcmp(o->name, "lf_stack") == 0)
+			continue;
+		b = turbomem_basename(turbomem_lib_of(
+				(const void *)(uintptr_t)o->enqueue, lib,
+				sizeof(lib)));
+		snprintf(victim, sizeof(victim), "%s (ops \"%s\")",
+			b[0] != '\0' ? b : "its library", o->name);
+		victim_op = o->name;
+		break;
+	}
+	if (strstr(turbomem_basename(self), ".so") == NULL)
+		/* linked into the application: DPDK built with it in-tree */
+		TM_LOG(ERR, "mempool ops table full (%u of RTE_MEMPOOL_MAX_OPS_IDX=%d): \"%s\" not registered; build DPDK without a mempool driver you do not use (meson -Ddisable_drivers=mempool/<name>, e.g. the one registering ops \"%s\")",
+			n, RTE_MEMPOOL_MAX_OPS_IDX, TURBOMEM_OPS_NAME, victim_op);
+	else if (turbomem_in_plugin_dir(self))
+		TM_LOG(ERR, "mempool ops table full (%u of RTE_MEMPOOL_MAX_OPS_IDX=%d): \"%s\" not registered; load it with -d %s (EAL loads -d plugins before its plugin directory %s, whose last mempool driver then goes without a slot) or remove a mempool driver you do not use from %s%s%s",
+			n, RTE_MEMPOOL_MAX_OPS_IDX, TURBOMEM_OPS_NAME, self,
+			RTE_EAL_PMD_PATH, RTE_EAL_PMD_PATH,
+			victim[0] != '\0' ? ", e.g. " : "", victim);
+	else
+		TM_LOG(ERR, "mempool ops table full (%u of RTE_MEMPOOL_MAX_OPS_IDX=%d): \"%s\" not registered; give -d %s before the other -d plugins (EAL loads them in command-line order, then its plugin directory %s) or remove a mempool driver you do not use%s%s",
+			n, RTE_MEMPOOL_MAX_OPS_IDX, TURBOMEM_OPS_NAME, self,
+			RTE_EAL_PMD_PATH,
+			victim[0] != '\0' ? ", e.g. " : "", victim);
+}
+
+/*
  * RTE_MEMPOOL_REGISTER_OPS() ignores the result; the ops table has only
  * RTE_MEMPOOL_MAX_OPS_IDX slots and a full table must not go unnoticed.
  */
@@ -247,10 +347,9 @@ RTE_INIT(turbomem_register)
 		}
 	}
 	ret = rte_mempool_register_ops(&turbomem_ops);
-
-	if (ret < 0)
-		TM_LOG(ERR, "cannot register mempool ops \"%s\": %s (%u of %d ops table slots used); load fewer mempool drivers (remove unused librte_mempool_*.so from the plugin directory or pass only the -d plugins you need) or build DPDK with fewer mempool drivers",
-			TURBOMEM_OPS_NAME, strerror(-ret),
-			rte_mempool_ops_table.num_ops,
-			RTE_MEMPOOL_MAX_OPS_IDX);
+	if (ret == -ENOSPC)
+		turbomem_table_full();
+	else if (ret < 0)
+		TM_LOG(ERR, "cannot register mempool ops \"%s\": %s",
+			TURBOMEM_OPS_NAME, strerror(-ret));
 }
