@@ -148,6 +148,8 @@ struct bench_row {
 	unsigned int rounds;
 	char samples[160];     /* every round's main figure */
 	char status[96];       /* "ok", "skip: ...", "error: ...", "n/a: ..." */
+	/* Figures of scenarios with their own (frag, pages): "key=value;..." */
+	char extra[512];
 };
 
 /* The options of the current command (parsed once). */
@@ -219,5 +221,7 @@ int bench_pipeline(void);
 int bench_locality(void);
 int bench_deep(void);
 int bench_hw(void);
+int bench_frag(void);
+int bench_pages(void);
 
 #endif /* TM_BENCH_COMMON_H */
