@@ -83,10 +83,15 @@ ev_not_testable() {
 }
 
 # erun NAME "EAL args" bench-args...: run() with the command recorded.
+# Arguments separated by \x1f: evidence_report.py quotes them for the page.
+ev_argv() {
+	printf '%s\x1f' "$@"
+}
 erun() {
-	printf '%s\t%s\n' "$1" \
-		"$(printf '%q ' "$TM_BENCH_APP" $2 --no-pci -d "$TM_PLUGIN" -- \
-			turbomem_bench "${common[@]}" "${@:3}")" >>"$ev_cmds"
+	local -a eal
+	read -r -a eal <<<"$2"
+	printf '%s\t%s\n' "$1" "$(ev_argv "$TM_BENCH_APP" "${eal[@]}" --no-pci \
+		-d "$TM_PLUGIN" -- turbomem_bench "${common[@]}" "${@:3}")" >>"$ev_cmds"
 	run "$@"
 }
 
@@ -195,7 +200,7 @@ fi
 for h in ring_mp_mc turbomem; do
 	erun "frag-nohuge-$h" "${nohuge[*]} -l 0" --scenario frag --handlers "$h" --layout "main lcore"
 	if [ -n "$ev_mnt2m" ]; then
-		erun "frag-2m-$h" "-m 512 --huge-dir $ev_mnt2m --huge-unlink -l 0" --scenario frag --handlers "$h" --layout "main lcore"
+		erun "frag-2m-$h" "-m 256 --huge-dir $ev_mnt2m --huge-unlink -l 0" --scenario frag --handlers "$h" --layout "main lcore"
 	fi
 done
 
@@ -215,7 +220,7 @@ if command -v "${TESTPMD:-dpdk-testpmd}" >/dev/null 2>&1; then
 	[ -n "$ev_mnt2m" ] && ev_tp_mems+=(2m)
 	[ -n "$ev_mnt1g" ] && ev_tp_mems+=(1g)
 	if [ $ev_short = 1 ]; then
-		ev_tp=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=3 TM_CMP_SKIP=1 TM_CMP_LAST=2
+		ev_tp=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=5 TM_CMP_SKIP=1 TM_CMP_LAST=2
 			TM_CMP_CACHES=default "TM_CMP_PMD_OPTS=--total-num-mbufs=8192")
 		ev_tp_rounds=1
 	else
@@ -231,7 +236,7 @@ if command -v "${TESTPMD:-dpdk-testpmd}" >/dev/null 2>&1; then
 			esac
 			d=$out/testpmd/$m-r$r
 			mkdir -p "$d"
-			printf '%s\t%s\n' "testpmd-$m-r$r" "$(printf '%q ' env "${ev_tp[@]}" \
+			printf '%s\t%s\n' "testpmd-$m-r$r" "$(ev_argv env "${ev_tp[@]}" \
 				"TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" scripts/testpmd-compare.sh)" >>"$ev_cmds"
 			log "testpmd round $r, memory $m"
 			env "${ev_tp[@]}" "TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" \
@@ -263,7 +268,7 @@ fi
 "$PYTHON" scripts/evidence_report.py "$out" "$ev_page" ${ev_readme:+--readme "$ev_readme"}
 if [ $ev_short = 1 ]; then
 	if ev_sphinx=$(pick_tool sphinx-build /usr/bin/sphinx-build); then
-		"$ev_sphinx" -W -q -E -b html "$out/doc" "$out/html" ||
+		"$ev_sphinx" -W -q -E -b html -c doc "$out/doc" "$out/html" ||
 			die "sphinx-build -W failed on the generated page"
 		log "page built: $out/html/guides/mempool/turbomem_evidence.html"
 	else

@@ -135,7 +135,7 @@ run() {
 	tail -s 0.2 -n +1 -f --pid=$pid "$lg.stderr" 2>/dev/null | grep --line-buffered '^\[bench\]' >&2 || true
 	wait $pid || rc=$?
 	if [ $rc -ne 0 ] || [ ! -f "$part.csv" ]; then
-		tail -20 "$lg" "$lg.stderr" >&2
+		tail -n 20 "$lg" "$lg.stderr" >&2
 		die "$name failed (rc $rc); log: $lg"
 	fi
 	# For the check: what this run was asked for.

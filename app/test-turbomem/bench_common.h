@@ -64,8 +64,22 @@
  * hw        the locality workload (cache 0) under perf_event_open counters:
  *           dTLB load misses and CPU cycles per object; "n/a" when the
  *           machine has no PMU (--pmu off simulates that).
+ * frag      one lcore. 1000 cycles: create and populate a pool (size and
+ *           element size drawn from {255, 1023, 4095, 16383} x {64, 256,
+ *           1024, 2176} by --seed), free the oldest of 4 live ones; then
+ *           free the rest. EAL's malloc heap of the lcore's socket
+ *           (rte_malloc_get_socket_stats) before, at its most fragmented
+ *           and after; rte_malloc of 4 KB aligned to 4 KB (1000 held, best
+ *           of 3 passes) before and after. Figures in the row's "extra"
+ *           column; cycles per object = the rte_malloc cycles after.
+ *           One handler per process for comparable figures.
+ * pages     the deep workload (--deep-n mbufs, half held), fresh and after
+ *           a shuffled refill: distinct 4 KB, 2 MB and 1 GB pages of the
+ *           mbuf header and data addresses per 1000 packets (32 windows),
+ *           and the data TLB sizes from cpuid ("extra" column): the input
+ *           of the evidence page's TLB model. No timing beyond one pass.
  *
- * Options: --scenario grid|pipeline|locality|deep|hw|all
+ * Options: --scenario grid|pipeline|locality|deep|hw|frag|pages|all
  *          --handlers a,b,...   (default ring_mp_mc,ring_mt_rts,ring_mt_hts,
  *                                stack,lf_stack,bucket,turbomem; the first is
  *                                the baseline of the ratios)
