@@ -836,8 +836,9 @@ def update_readme(res, cl, path):
              m.get("dpdk", "?"), m.get("load_start", "?")),
          ""]
     heads = (
-        ("G6b", "testpmd io forwarding, 2 x net_null, --no-huge, mbuf cache 250"),
-        ("G6", "the same with --mbcache=0"),
+        ("G6b", "testpmd io forwarding, 2 x net_null, --no-huge, mbuf cache 250 "
+                "(the design page quotes 2.72x)"),
+        ("G6", "the same with --mbcache=0 (quoted: 1.57x)"),
         ("P1", "the TurboMem paper's +28% (turbomem on THP vs ring_mp_mc on "
                "1 GB pages, testpmd, cache 250)"),
         ("R3", "6 lcores floating on 2 CPUs vs 2 pinned (no collapse)"),
