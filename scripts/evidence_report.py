@@ -29,6 +29,16 @@ TOL_GAIN = 0.95    # a claimed gain is reproduced at >= 95% of its ratio
 TOL_FIGURE = 0.20  # a quoted ratio is reproduced within +-20%
 
 
+def read_kv(path, sep):
+    """{key: value} of the "key<sep>value" lines of path ({} if absent)."""
+    out = {}
+    if os.path.exists(path):
+        for line in open(path):
+            k, _, v = line.rstrip("\n").partition(sep)
+            out[k] = v
+    return out
+
+
 class Results:
     def __init__(self, d):
         self.d = d
@@ -40,24 +50,9 @@ class Results:
             with open(p) as f:
                 for r in json.load(f)["runs"]:
                     self.headers[self.part(r["run"])] = r["header"]
-        self.machine = {}
-        p = os.path.join(d, "machine.txt")
-        if os.path.exists(p):
-            for line in open(p):
-                k, _, v = line.rstrip("\n").partition(": ")
-                self.machine[k] = v
-        self.nt = {}
-        p = os.path.join(d, "not-testable.txt")
-        if os.path.exists(p):
-            for line in open(p):
-                k, _, v = line.rstrip("\n").partition("\t")
-                self.nt[k] = v
-        self.cmds = {}
-        p = os.path.join(d, "commands.tsv")
-        if os.path.exists(p):
-            for line in open(p):
-                k, _, v = line.rstrip("\n").partition("\t")
-                self.cmds[k] = v.strip()
+        self.machine = read_kv(os.path.join(d, "machine.txt"), ": ")
+        self.nt = read_kv(os.path.join(d, "not-testable.txt"), "\t")
+        self.cmds = read_kv(os.path.join(d, "commands.tsv"), "\t")
         self.testpmd = {}  # (memory, handler, cache) -> [pps of kept samples]
         tdir = os.path.join(d, "testpmd")
         if os.path.isdir(tdir):
