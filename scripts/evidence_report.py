@@ -620,6 +620,42 @@ def model_rows(res):
     return rows
 
 
+def seed003_reading(res, cl, mr, tlb):
+    """Seed 003's question answered from the T1 rows and the model rows."""
+    L = ["Reading of seed 003: which part of its 27-58% is visible here?", ""]
+    by = {c.cid: c for c in cl}
+    for cid in ("T1", "T1b"):
+        c = by.get(cid)
+        if c is not None:
+            L += ["- %s (%s): %s; %s." % (cid, c.text.split(". Here: ")[-1].rstrip("."),
+                                          rst_escape(c.figure or "missing"),
+                                          c.verdict)]
+    need = {}
+    for _, _, r, e in mr:
+        for k, v in (("4 KB", num(r["pages_4k_per_1000"])),
+                     ("2 MB", num(r["pages_2m_per_1000"])),
+                     ("1 GB", num(e.get("pages_1g")))):
+            if v is not None:
+                lo, hi = need.get(k, (v, v))
+                need[k] = (min(lo, v), max(hi, v))
+    if need:
+        L += ["- Model, after drops: a window of 1000 packets needs %s." % "; ".join(
+            "%.0f-%.0f %s entries" % (lo, hi, k) if lo != hi else "%.0f %s entries" % (lo, k)
+            for k, (lo, hi) in need.items())]
+    if tlb.get("tlb_src", "").startswith("cpuid"):
+        L += ["- This CPU's data TLB: L1 %s and L2 %s entries for 4 KB pages, L1 %s and "
+              "L2 %s for 2 MB pages." % (tlb.get("l1d_4k"), tlb.get("l2d_4k"),
+                                         tlb.get("l1d_2m"), tlb.get("l2d_2m"))]
+    L += ["",
+          "What is visible is the whole change of cycles per mbuf with the page size, "
+          "with the model's entry counts beside the TLB sizes; the share of it that "
+          "is dTLB misses needs the PMU counters (hw scenario), which this machine "
+          "%s." % ("lacks" if "n/a" in (res.find("hw", "turbomem") or {}).get(
+              "status", "n/a") else "has: see P3 and T1"),
+          ""]
+    return L
+
+
 def rst_cell(lines, first):
     out = []
     lead = "   * - " if first else "     - "
@@ -797,13 +833,7 @@ def write_page(res, cl, path):
             L += rst_cell("%s -> %s" % (f("fresh_1g"), "%.0f" % after["1g"] if after["1g"] is not None else "?"), False)
             L += rst_cell(fits, False)
         L += [""]
-    L += ["Reading of seed 003 (T1): what page size does is visible in the deep "
-          "cycles per mbuf across 4 KB, 2 MB and 1 GB pages; which part of it is "
-          "dTLB misses needs a PMU.",
-          "The model says where it can come from: on 4 KB pages a window needs "
-          "about one entry per packet, more than the L1 data TLB holds; on 2 MB "
-          "pages a few hundred (the L2 TLB holds them); on 1 GB pages one or two.",
-          ""]
+    L += seed003_reading(res, cl, mr, tlb)
 
     # Commands not cited above.
     L += ["All commands of this run",
