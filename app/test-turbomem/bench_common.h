@@ -69,8 +69,8 @@
  *           1024, 2176} by --seed), free the oldest of 4 live ones; then
  *           free the rest. EAL's malloc heap of the lcore's socket
  *           (rte_malloc_get_socket_stats) before, at its most fragmented
- *           and after; rte_malloc of 4 KB aligned to 4 KB (1000 held, best
- *           of 3 passes) before and after. Figures in the row's "extra"
+ *           and after; rte_malloc of 4 KB aligned to 4 KB (1000 held,
+ *           median call of 3 passes) before and after. Figures in the row's "extra"
  *           column; cycles per object = the rte_malloc cycles after.
  *           One handler per process for comparable figures.
  * pages     the deep workload (--deep-n mbufs, half held), fresh and after

@@ -14,7 +14,8 @@
  * main lcore's socket is read with rte_malloc_get_socket_stats() before,
  * at the peak (most free elements seen after a cycle) and after; rte_malloc
  * latency is timed before and after with FRAG_ALLOCS allocations of 4 KB
- * aligned to 4 KB held at once, the article's pattern.
+ * aligned to 4 KB held at once, the article's pattern (median of the calls
+ * of 3 passes).
  *
  * The heap a handler leaves behind is the next one's starting point:
  * compare handlers run in separate processes (scripts/evidence.sh does).
@@ -22,6 +23,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -39,42 +41,59 @@
 static const unsigned int frag_sizes[] = { 255, 1023, 4095, 16383 };
 static const unsigned int frag_elts[] = { 64, 256, 1024, 2176 };
 
-/* Mean TSC cycles of one rte_malloc(4 KB, align 4 KB), all held at once. */
-static double
-frag_malloc_pass(int socket)
+#define FRAG_PASSES 3
+
+/*
+ * One pass: FRAG_ALLOCS rte_malloc(4 KB, align 4 KB) held at once, each
+ * call's TSC cycles into lat[]. 0, or -1 if an allocation failed.
+ */
+static int
+frag_malloc_pass(int socket, double *lat)
 {
 	static void *p[FRAG_ALLOCS];
-	uint64_t t = 0, t0;
+	uint64_t t0;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < FRAG_ALLOCS; i++) {
 		t0 = rte_rdtsc_precise();
 		p[i] = rte_malloc_socket("tm_bench_frag", 4096, 4096, socket);
-		t += rte_rdtsc_precise() - t0;
+		if (lat != NULL)
+			lat[i] = (double)(rte_rdtsc_precise() - t0);
 		if (p[i] == NULL)
 			break;
 		n++;
 	}
 	for (i = 0; i < n; i++)
 		rte_free(p[i]);
-	return n == FRAG_ALLOCS ? (double)t / n : NAN;
+	return n == FRAG_ALLOCS ? 0 : -1;
 }
 
-/* Best of three passes (the machine may be shared). */
+static int
+frag_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Median cycles of one rte_malloc over FRAG_PASSES passes, after an untimed
+ * one that faults the heap's pages in. The median, not the mean: on a
+ * shared machine a preempted call costs a time slice.
+ */
 static double
 frag_malloc_cycles(int socket)
 {
-	double best = NAN, v;
+	static double lat[FRAG_PASSES * FRAG_ALLOCS];
 	unsigned int i;
 
-	for (i = 0; i < 3; i++) {
-		v = frag_malloc_pass(socket);
-		if (isnan(v))
+	if (frag_malloc_pass(socket, NULL) < 0)
+		return NAN;
+	for (i = 0; i < FRAG_PASSES; i++)
+		if (frag_malloc_pass(socket, &lat[i * FRAG_ALLOCS]) < 0)
 			return NAN;
-		if (isnan(best) || v < best)
-			best = v;
-	}
-	return best;
+	qsort(lat, RTE_DIM(lat), sizeof(lat[0]), frag_cmp);
+	return (lat[RTE_DIM(lat) / 2 - 1] + lat[RTE_DIM(lat) / 2]) / 2;
 }
 
 static void
@@ -98,8 +117,6 @@ frag_measure(const char *handler, struct bench_row *r)
 	char name[RTE_MEMPOOL_NAMESIZE];
 	int ret = -1;
 
-	/* The first pass faults the heap's pages in: not timed. */
-	frag_malloc_cycles(socket);
 	lat_before = frag_malloc_cycles(socket);
 	frag_stats(socket, &before);
 	for (i = 0; i < FRAG_CYCLES; i++) {
