@@ -136,6 +136,17 @@ ev_pages2m=$(( deep_n * 2432 / 2097152 * 5 / 4 + 64 ))
 if [ $ev_short = 1 ]; then ev_tpmd_mb=256; else ev_tpmd_mb=1024; fi
 [ $((ev_tpmd_mb / 2 + 16)) -gt "$ev_pages2m" ] && ev_pages2m=$((ev_tpmd_mb / 2 + 16))
 ev_mnt2m=
+# ev_top_up_2m: make ev_pages2m 2 MB pages free again, counting what this
+# run adds. Called before every 2 MB part: other processes share the pool
+# and take free pages between parts.
+ev_top_up_2m() {
+	local before added
+	before=$(cat "$ev_hp2m/nr_hugepages")
+	reserve_hugepages "$ev_pages2m" 2>>"$out/logs/hugepages-2m.txt" || true
+	added=$(( $(cat "$ev_hp2m/nr_hugepages") - before ))
+	[ $added -gt 0 ] && ev_added_2m=$((ev_added_2m + added))
+	return 0
+}
 if [ -d "$ev_hp2m" ]; then
 	ev_before=$(cat "$ev_hp2m/nr_hugepages")
 	if ev_mnt2m=$(reserve_hugepages "$ev_pages2m" 2>"$out/logs/hugepages-2m.txt"); then
@@ -198,7 +209,9 @@ ev_deep=(--scenario deep --layout "main lcore" --deep-n "$deep_n" --seconds "$de
 ev_pages=(--scenario pages --layout "main lcore" --deep-n "$deep_n")
 # ev_mem NAME "EAL memory args" HANDLERS: deep and pages on one memory.
 ev_mem() {
+	[ "$1" = 2m ] && ev_top_up_2m
 	erun "deep-$1" "$2 -l 0" "${ev_deep[@]}" --handlers "$3"
+	[ "$1" = 2m ] && ev_top_up_2m
 	erun "pages-$1" "$2 -l 0" "${ev_pages[@]}" --handlers "$3"
 }
 ev_mem nohuge "--no-huge -m $ev_mb_nohuge" "$ev_two"
@@ -213,6 +226,7 @@ fi
 for h in ring_mp_mc turbomem; do
 	erun "frag-nohuge-$h" "${nohuge[*]} -l 0" --scenario frag --handlers "$h" --layout "main lcore"
 	if [ -n "$ev_mnt2m" ]; then
+		ev_top_up_2m
 		erun "frag-2m-$h" "-m 256 --huge-dir $ev_mnt2m --huge-unlink -l 0" --scenario frag --handlers "$h" --layout "main lcore"
 	fi
 done
@@ -249,12 +263,13 @@ if command -v "${TESTPMD:-dpdk-testpmd}" >/dev/null 2>&1; then
 			esac
 			d=$out/testpmd/$m-r$r
 			mkdir -p "$d"
+			[ "$m" = 2m ] && ev_top_up_2m
 			printf '%s\t%s\n' "testpmd-$m-r$r" "$(ev_argv env "${ev_tp[@]}" \
 				"TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" scripts/testpmd-compare.sh)" >>"$ev_cmds"
 			log "testpmd round $r, memory $m"
 			env "${ev_tp[@]}" "TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" \
 				"TM_RESULTS_DIR=$d" scripts/testpmd-compare.sh >"$d/table.txt" 2>"$d/stderr.txt" ||
-				ev_failed "testpmd-$m-r$r" "$(grep -m1 'error:' "$d/stderr.txt" || echo "testpmd-compare.sh failed (log: $d)")"
+				ev_failed "testpmd-$m-r$r" "$(grep -m1 'error:' "$d/stderr.txt" || echo "testpmd-compare.sh failed (log: $d)") $(grep -h -m1 'Not enough memory\|Cause:' "$d"/testpmd-logs/*.log 2>/dev/null | head -1)"
 		done
 	done
 else
