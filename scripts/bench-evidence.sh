@@ -142,7 +142,7 @@ ev_mnt2m=
 ev_top_up_2m() {
 	local before added
 	before=$(cat "$ev_hp2m/nr_hugepages")
-	reserve_hugepages "$ev_pages2m" 2>>"$out/logs/hugepages-2m.txt" || true
+	reserve_hugepages "$ev_pages2m" >/dev/null 2>>"$out/logs/hugepages-2m.txt" || true
 	added=$(( $(cat "$ev_hp2m/nr_hugepages") - before ))
 	[ $added -gt 0 ] && ev_added_2m=$((ev_added_2m + added))
 	return 0
