@@ -21,7 +21,9 @@
 # Modes: quick (default, ~3 minutes: grid bulk 16 and random, keep 128,
 # cache 0 and default), full (the whole matrix: about 25 minutes per
 # --seconds 0.5), smoke (a seconds-long slice of every scenario, then a
-# check that every expected row is there; what meson's perf suite runs).
+# check that every expected row is there; what meson's perf suite runs),
+# evidence and evidence-short (the runs of the evidence page, which they
+# generate: scripts/bench-evidence.sh).
 #
 # Output in TM_RESULTS_DIR (default results/): bench.csv, bench.json,
 # bench-table.txt, bench-*.png, parts/ (one CSV/JSON per EAL run), logs/.
@@ -53,8 +55,8 @@ repo=$(pwd)
 
 mode=${1:-quick}
 case "$mode" in
-quick | full | smoke) ;;
-*) echo "usage: $0 [quick|full|smoke]" >&2; exit 2 ;;
+quick | full | smoke | evidence | evidence-short) ;;
+*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short]" >&2; exit 2 ;;
 esac
 
 log() { printf '[bench.sh] %s\n' "$*" >&2; }
@@ -63,6 +65,7 @@ die() { log "error: $*"; exit 1; }
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_BENCH_APP=${TM_BENCH_APP:-$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem}
 TM_PLUGIN=${TM_PLUGIN:-$TM_BUILD_DIR/librte_mempool_turbomem.so}
+case "$mode" in evidence*) TM_RESULTS_DIR=${TM_RESULTS_DIR:-$repo/results/evidence} ;; esac
 TM_RESULTS_DIR=${TM_RESULTS_DIR:-$repo/results}
 TM_BENCH_HUGE=${TM_BENCH_HUGE:-auto}
 TM_BENCH_SEED=${TM_BENCH_SEED:-1}
@@ -89,6 +92,12 @@ smoke)
 	secs=${TM_BENCH_SECONDS:-0.02}; rounds=${TM_BENCH_ROUNDS:-1}
 	grid_m=(--bulks 1,random --keeps 32 --caches 0,default)
 	nonEAL=(2); deep_n=${TM_BENCH_DEEP_N:-8191}; deep_secs=0.05 ;;
+evidence) # scripts/bench-evidence.sh: the claims of the evidence page
+	secs=${TM_BENCH_SECONDS:-0.5}; rounds=${TM_BENCH_ROUNDS:-5}
+	deep_n=${TM_BENCH_DEEP_N:-262143}; deep_secs=1 ;;
+evidence-short) # the same set in seconds, for CI
+	secs=${TM_BENCH_SECONDS:-0.02}; rounds=${TM_BENCH_ROUNDS:-1}
+	deep_n=${TM_BENCH_DEEP_N:-8191}; deep_secs=0.05 ;;
 esac
 handlers=()
 [ -n "${TM_BENCH_HANDLERS:-}" ] && handlers=(--handlers "$TM_BENCH_HANDLERS")
@@ -126,7 +135,7 @@ run() {
 	tail -s 0.2 -n +1 -f --pid=$pid "$lg.stderr" 2>/dev/null | grep --line-buffered '^\[bench\]' >&2 || true
 	wait $pid || rc=$?
 	if [ $rc -ne 0 ] || [ ! -f "$part.csv" ]; then
-		tail -20 "$lg" "$lg.stderr" >&2
+		tail -n 20 "$lg" "$lg.stderr" >&2
 		die "$name failed (rc $rc); log: $lg"
 	fi
 	# For the check: what this run was asked for.
@@ -135,6 +144,10 @@ run() {
 
 nohuge=(--no-huge -m 512)
 t0=$SECONDS
+case "$mode" in
+# Its own runs, page and exit (scripts/bench-evidence.sh).
+evidence*) . scripts/bench-evidence.sh ;;
+esac
 run grid-1lcore "${nohuge[*]} --lcores 0@0,1@1" --scenario grid --layout "1 lcore" "${grid_m[@]}"
 run grid-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario grid --layout "2 pinned" "${grid_m[@]}"
 run grid-6on2 "${nohuge[*]} --lcores 0@0,(1-6)@(0,1)" --scenario grid --layout "6 on 2 CPUs" "${grid_m[@]}"

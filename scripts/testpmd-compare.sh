@@ -33,6 +33,8 @@
 #   TM_CMP_LAST        at most this many last samples kept per run (default 5)
 #   TM_CMP_LCORES      EAL -l list: main lcore + 1 forwarding lcore (default 0-1)
 #   TM_CMP_EAL_OPTS    extra EAL options
+#   TM_CMP_MEM_OPTS    EAL memory options (default "--no-huge -m 1024"; e.g.
+#                      "-m 1024 --huge-dir DIR --huge-unlink" for hugetlbfs)
 #   TM_CMP_PMD_OPTS    extra testpmd options
 #   TM_RESULTS_DIR     where results go (default results)
 
@@ -52,6 +54,7 @@ TM_CMP_SECONDS=${TM_CMP_SECONDS:-7}
 TM_CMP_SKIP=${TM_CMP_SKIP:-2}
 TM_CMP_LAST=${TM_CMP_LAST:-5}
 TM_CMP_LCORES=${TM_CMP_LCORES:-0-1}
+TM_CMP_MEM_OPTS=${TM_CMP_MEM_OPTS:---no-huge -m 1024}
 TM_RESULTS_DIR=${TM_RESULTS_DIR:-$repo/results}
 
 DEFAULT_MBCACHE=250 # testpmd's DEF_MBUF_CACHE
@@ -110,6 +113,7 @@ testpmd_cmd() {
 	# so runs never collide with another DPDK process on the machine.
 	cmd=(python3 "$repo/scripts/testpmd.py" --testpmd "$TESTPMD"
 		--prefix "$prefix" --ops "$h" --no-telemetry
+		--mem-opts "$TM_CMP_MEM_OPTS"
 		--seconds "$TM_CMP_SECONDS" --log "$lg" --samples "$samples_file")
 	if needs_plugin "$h"; then
 		cmd+=(--plugin "$TM_PLUGIN")
@@ -189,7 +193,7 @@ run_medians() { # handler cache-label -> "a / b" Mpps of each round
 }
 
 echo
-echo "testpmd io forwarding, 2 x net_null, --no-huge, 1 forwarding lcore" \
+echo "testpmd io forwarding, 2 x net_null, $TM_CMP_MEM_OPTS, 1 forwarding lcore" \
 	"($TM_CMP_ROUNDS rounds x ${TM_CMP_SECONDS}s, median of kept 1 s samples)"
 printf '%-12s %6s %9s %9s   %s\n' handler cache Mpps "vs $baseline" "per-round Mpps"
 for c in "${caches[@]}"; do

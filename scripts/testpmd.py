@@ -13,7 +13,7 @@ Usage:
   testpmd.py [options] [-- EAL args [-- testpmd args]]
 
 The EAL and testpmd arguments given after "--" are added to the defaults:
-  EAL:     --no-huge -m MEM --no-pci -l LCORES --vdev net_null0
+  EAL:     --no-huge -m MEM (or --mem-opts) --no-pci -l LCORES --vdev net_null0
            --vdev net_null1 --file-prefix PREFIX [-d PLUGIN]
            [--mbuf-pool-ops-name OPS]
   testpmd: --forward-mode=io --auto-start --stats-period 1
@@ -39,6 +39,7 @@ result (packets, telemetry replies, samples, checks).
 """
 
 import argparse
+import shlex
 import json
 import os
 import re
@@ -205,6 +206,9 @@ def main():
     ap.add_argument("--lcores", default="0-1", help="EAL -l (default 0-1)")
     ap.add_argument("-m", dest="mem", default="1024",
                     help="EAL -m, MB of --no-huge memory (default 1024)")
+    ap.add_argument("--mem-opts",
+                    help="EAL memory options replacing \"--no-huge -m MEM\" "
+                    "(e.g. \"--huge-dir /mnt/huge -m 1024\")")
     ap.add_argument("--pool", default="mb_pool_0")
     ap.add_argument("--prefix", help="EAL --file-prefix (default: "
                     "tm-<hash of the plugin or testpmd path>-<pid>)")
@@ -236,8 +240,10 @@ def main():
     prefix = a.prefix or "tm-%08x-%d" % (
         zlib.crc32((a.plugin or a.testpmd).encode()), os.getpid())
 
-    eal = [] if a.no_defaults else [
-        "--no-huge", "-m", a.mem, "--no-pci", "-l", a.lcores,
+    mem = (shlex.split(a.mem_opts) if a.mem_opts is not None
+           else ["--no-huge", "-m", a.mem])
+    eal = [] if a.no_defaults else mem + [
+        "--no-pci", "-l", a.lcores,
         "--vdev", "net_null0", "--vdev", "net_null1"]
     eal += ["--file-prefix=" + prefix]
     if plugin:

@@ -837,7 +837,7 @@ run_header(char keys[HDR_N][32], char vals[HDR_N][160])
 
 static const char *
 csv_cols =
-	"scenario,handler,layout,threads,workers,cpus,bulk,keep,cache,pool_size,mem,backing,huge_pct,mobj_per_s,cycles_per_obj,pages_4k_per_1000,pages_2m_per_1000,dtlb_misses_per_obj,hw_cycles_per_obj,stat,rounds,samples,status";
+	"scenario,handler,layout,threads,workers,cpus,bulk,keep,cache,pool_size,mem,backing,huge_pct,mobj_per_s,cycles_per_obj,pages_4k_per_1000,pages_2m_per_1000,dtlb_misses_per_obj,hw_cycles_per_obj,stat,rounds,samples,status,extra";
 
 static void
 csv_str(FILE *f, const char *s, bool last)
@@ -894,7 +894,8 @@ write_csv(const char *path, char keys[HDR_N][32], char vals[HDR_N][160])
 		csv_str(f, r->stat, false);
 		fprintf(f, "%u,", r->rounds);
 		csv_str(f, r->samples, false);
-		csv_str(f, r->status, true);
+		csv_str(f, r->status, false);
+		csv_str(f, r->extra, true);
 	}
 	fclose(f);
 	return 0;
@@ -963,7 +964,8 @@ write_json(const char *path, char keys[HDR_N][32], char vals[HDR_N][160])
 		json_str(f, "stat", r->stat, true);
 		fprintf(f, "\"rounds\": %u, ", r->rounds);
 		json_str(f, "samples", r->samples, true);
-		json_str(f, "status", r->status, false);
+		json_str(f, "status", r->status, true);
+		json_str(f, "extra", r->extra, false);
 		fprintf(f, "}%s\n", i + 1 < nb_rows ? "," : "");
 	}
 	fprintf(f, "]}\n");
@@ -983,6 +985,8 @@ static const struct {
 	{ "deep", bench_deep },
 	{ "hw", bench_hw },
 	{ "cache", bench_cache },
+	{ "frag", bench_frag },
+	{ "pages", bench_pages },
 };
 
 static int
@@ -1008,7 +1012,7 @@ test_bench(void)
 			ret = TEST_FAILED;
 	}
 	if (ran == 0) {
-		printf("unknown scenario \"%s\" (grid, pipeline, locality, deep, hw, cache, all)\n",
+		printf("unknown scenario \"%s\" (grid, pipeline, locality, deep, hw, cache, frag, pages, all)\n",
 			scenario);
 		return TEST_FAILED;
 	}

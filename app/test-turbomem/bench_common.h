@@ -64,13 +64,27 @@
  * hw        the locality workload (cache 0) under perf_event_open counters:
  *           dTLB load misses and CPU cycles per object; "n/a" when the
  *           machine has no PMU (--pmu off simulates that).
+ * frag      one lcore. 1000 cycles: create and populate a pool (size and
+ *           element size drawn from {255, 1023, 4095, 16383} x {64, 256,
+ *           1024, 2176} by --seed), free the oldest of 4 live ones; then
+ *           free the rest. EAL's malloc heap of the lcore's socket
+ *           (rte_malloc_get_socket_stats) before, at its most fragmented
+ *           and after; rte_malloc of 4 KB aligned to 4 KB (1000 held,
+ *           median call of 3 passes) before and after. Figures in the row's "extra"
+ *           column; cycles per object = the rte_malloc cycles after.
+ *           One handler per process for comparable figures.
+ * pages     the deep workload (--deep-n mbufs, half held), fresh and after
+ *           a shuffled refill: distinct 4 KB, 2 MB and 1 GB pages of the
+ *           mbuf header and data addresses per 1000 packets (32 windows),
+ *           and the data TLB sizes from cpuid ("extra" column): the input
+ *           of the evidence page's TLB model. No timing beyond one pass.
  *
  * cache     shaper-like queues on one lcore with the per-lcore cache: driver
  *           get/put calls per object (a counting ops wrapper) and
  *           throughput, for the 22.11 and 26.07 mempool caches
  *           (bench_cache.c has the workload and its options).
  *
- * Options: --scenario grid|pipeline|locality|deep|hw|cache|all
+ * Options: --scenario grid|pipeline|locality|deep|hw|cache|frag|pages|all
  *          --handlers a,b,...   (default ring_mp_mc,ring_mt_rts,ring_mt_hts,
  *                                stack,lf_stack,bucket,turbomem; the first is
  *                                the baseline of the ratios)
@@ -154,6 +168,8 @@ struct bench_row {
 	unsigned int rounds;
 	char samples[160];     /* every round's main figure */
 	char status[96];       /* "ok", "skip: ...", "error: ...", "n/a: ..." */
+	/* Figures of scenarios with their own (frag, pages): "key=value;..." */
+	char extra[512];
 };
 
 /* The options of the current command (parsed once). */
@@ -226,5 +242,7 @@ int bench_locality(void);
 int bench_deep(void);
 int bench_hw(void);
 int bench_cache(void);
+int bench_frag(void);
+int bench_pages(void);
 
 #endif /* TM_BENCH_COMMON_H */
