@@ -12,6 +12,7 @@
 #include <rte_mempool.h>
 
 #include "rte_pmd_turbomem.h"
+#include "tm_atomic.h"
 #include "tm_lifo.h"
 #include "turbomem_objmap.h"
 #include "turbomem_stats.h"
@@ -73,6 +74,9 @@ struct turbomem_pool {
 	struct turbomem_stats *stats; /**< same allocation, before lifo */
 	/** Debug builds: a byte per object, see turbomem_debug.h. */
 	uint8_t *debug_state;
+	/** Held-object tracking (turbomem_track.h): epoch, 0 while off. */
+	RTE_ATOMIC(uint32_t) track_epoch;
+	RTE_ATOMIC(struct turbomem_track *) track; /**< rte_zmalloc'ed, or NULL */
 };
 
 /*
