@@ -484,6 +484,14 @@ tm_track_log_crossing(struct rte_mempool *mp, struct turbomem_pool *tp,
 	uint32_t i;
 
 	RTE_SET_USED(tp);
+	/*
+	 * rte_mempool_free() drains the pool through dequeue after taking it
+	 * off the list: a pool that is not found by name is being freed.
+	 */
+	if (rte_mempool_lookup(mp->name) != mp) {
+		free(r);
+		return;
+	}
 	if (r == NULL || turbomem_track_report(mp, 0, r) != 0) {
 		TM_LOG(WARNING, "pool %s: %u objects free, below the low-water threshold %u (no memory for the holders report)",
 			mp->name, count, threshold);
@@ -503,8 +511,8 @@ tm_track_log_crossing(struct rte_mempool *mp, struct turbomem_pool *tp,
 		if (off >= sizeof(line))
 			break;
 		off += snprintf(line + off, sizeof(line) - off,
-			h->age_max_us != 0 ? ": %u objects, oldest %.3f s" :
-			": %u objects", h->count, h->age_max_us / 1e6);
+			h->age_max_us != 0 ? ": %u objects, oldest %.1f ms" :
+			": %u objects", h->count, h->age_max_us / 1e3);
 	}
 	TM_LOG(WARNING, "pool %s: %u objects free, below the low-water threshold %u; top holders: %s",
 		mp->name, count, threshold, line[0] != '\0' ? line : "none");
