@@ -46,6 +46,7 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
@@ -710,3 +711,166 @@ out:
 	return ret;
 }
 TM_TEST_REGISTER(turbomem_track_toggle_autotest, test_track_toggle);
+
+/* --- turbomem_held_leak_autotest --------------------------------------- */
+
+/*
+ * The leak scenario of scripts/held-test.sh: an mbuf pool (cache 64) on
+ * turbomem with tracking on (TURBOMEM_CONFIG=track=on); lcore 0 and the
+ * first worker lcore allocate and free bursts of 32 mbufs. With --leak the
+ * worker keeps 1 mbuf in 1000. It runs until --stop FILE exists (or
+ * --seconds, default 60), then checks its own report: the worker holds
+ * exactly what it leaked, nobody else holds anything; the low-water
+ * threshold was crossed only with the leak.
+ */
+#define LEAK_POOL "tm_held_mbufs"
+#define LEAK_SIZE 8191
+#define LEAK_CACHE 64
+#define LEAK_BURST 32
+#define LEAK_EVERY 1000
+#define LEAK_MAX 3000
+/*
+ * Below what 2 lcores take without a leak: a cache holds at most 1.5 x 64
+ * once a put has flushed it, plus a burst in hand each.
+ */
+#define LEAK_THRESHOLD (LEAK_SIZE - 320)
+
+struct leak_lcore {
+	struct rte_mempool *mp;
+	bool leak;
+	atomic_int *stop;
+	uint64_t allocs;
+	unsigned int leaked;
+	struct rte_mbuf *kept[LEAK_MAX];
+};
+
+static int
+leak_run(void *arg)
+{
+	struct leak_lcore *l = arg;
+	struct rte_mbuf *m[LEAK_BURST];
+	unsigned int i;
+
+	while (!atomic_load_explicit(l->stop, memory_order_relaxed)) {
+		if (rte_pktmbuf_alloc_bulk(l->mp, m, LEAK_BURST) != 0) {
+			rte_delay_us_block(100);
+			continue;
+		}
+		for (i = 0; i < LEAK_BURST; i++) {
+			if (l->leak && ++l->allocs % LEAK_EVERY == 0 &&
+					l->leaked < LEAK_MAX)
+				l->kept[l->leaked++] = m[i];
+			else
+				rte_pktmbuf_free(m[i]);
+		}
+		rte_delay_us_block(100);
+	}
+	return 0;
+}
+
+static const char *
+leak_opt(const char *name)
+{
+	int i;
+
+	for (i = 0; i < tm_test_argc; i++)
+		if (strcmp(tm_test_argv[i], name) == 0)
+			return i + 1 < tm_test_argc ? tm_test_argv[i + 1] : "";
+	return NULL;
+}
+
+static int
+test_held_leak(void)
+{
+	const char *stop_file = leak_opt("--stop");
+	const char *secs = leak_opt("--seconds");
+	bool leak = leak_opt("--leak") != NULL;
+	struct rte_pmd_turbomem_held *r = malloc(sizeof(*r));
+	struct leak_lcore *w = calloc(1, sizeof(*w));
+	struct rte_mempool *mp = NULL;
+	uint64_t end, next_check;
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0), i, others = 0;
+	struct stat st;
+	atomic_int stop = 0;
+	bool launched = false;
+	int ret = TEST_SUCCESS;
+
+	TEST_ASSERT(r != NULL && w != NULL, "no memory");
+	TEST_CHECK(track_api() == 0, "tracking API not found in the plugin");
+	TEST_CHECK(worker < RTE_MAX_LCORE, "needs a worker lcore (-l 0-1)");
+	mp = rte_pktmbuf_pool_create_by_ops(LEAK_POOL, LEAK_SIZE, LEAK_CACHE,
+			0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, TM_OPS);
+	TEST_CHECK(mp != NULL, "mbuf pool: %s", rte_strerror(rte_errno));
+	TEST_CHECK(held_get(mp, 0, r) == 0 && r->tracking == 1,
+		"tracking is off: run with TURBOMEM_CONFIG=track=on");
+	TEST_CHECK(threshold_set(mp, LEAK_THRESHOLD) == 0, "threshold");
+	*w = (struct leak_lcore){ .mp = mp, .leak = leak, .stop = &stop };
+	TEST_CHECK(rte_eal_remote_launch(leak_run, w, worker) == 0, "launch");
+	launched = true;
+	printf("held: ready: pool %s, %u mbufs, cache %u, lcore %u %s\n",
+		LEAK_POOL, LEAK_SIZE, LEAK_CACHE, worker,
+		leak ? "leaks 1 mbuf in 1000" : "frees every mbuf");
+	fflush(stdout);
+
+	/* lcore 0: the same traffic, no leak, watching for the stop file. */
+	{
+		struct leak_lcore self = { .mp = mp, .stop = &stop };
+		struct rte_mbuf *m[LEAK_BURST];
+		uint64_t hz = rte_get_timer_hz();
+
+		end = rte_get_timer_cycles() + hz * (secs != NULL ?
+			strtoul(secs, NULL, 0) : 60);
+		next_check = 0;
+		while (rte_get_timer_cycles() < end) {
+			if (rte_get_timer_cycles() >= next_check) {
+				if (stop_file != NULL &&
+						stat(stop_file, &st) == 0)
+					break;
+				next_check = rte_get_timer_cycles() + hz / 20;
+			}
+			if (rte_pktmbuf_alloc_bulk(self.mp, m, LEAK_BURST) == 0)
+				for (i = 0; i < LEAK_BURST; i++)
+					rte_pktmbuf_free(m[i]);
+			rte_delay_us_block(100);
+		}
+	}
+	atomic_store(&stop, 1);
+	rte_eal_mp_wait_lcore();
+	launched = false;
+
+	TEST_CHECK(held_get(mp, 5, r) == 0, "held_get");
+	for (i = 0; i < r->nb_holders; i++)
+		if (r->holders[i].kind != RTE_PMD_TURBOMEM_HOLDER_CACHE &&
+				!(r->holders[i].kind ==
+				RTE_PMD_TURBOMEM_HOLDER_LCORE &&
+				r->holders[i].id == worker))
+			others += r->holders[i].count;
+	printf("held: stopped: lcore %u leaked %u; report: in_use %u, lcore %u holds %u, others %u, unknown %u, in caches %u, free %u, low water %u (threshold %u)\n",
+		worker, w->leaked, r->in_use, worker,
+		held_by(r, RTE_PMD_TURBOMEM_HOLDER_LCORE, worker), others,
+		r->unknown, r->cache_count, r->free_count, r->low_water,
+		r->threshold);
+	TEST_CHECK(held_by(r, RTE_PMD_TURBOMEM_HOLDER_LCORE, worker) ==
+		w->leaked && r->in_use == w->leaked && others == 0 &&
+		r->unknown == 0, "the report does not match the leak");
+	TEST_CHECK(leak ? w->leaked > 0 && r->low_water < LEAK_THRESHOLD :
+		r->low_water >= LEAK_THRESHOLD,
+		"leak %d: leaked %u, low water %u, threshold %u", leak,
+		w->leaked, r->low_water, LEAK_THRESHOLD);
+	for (i = 0; i < r->nb_oldest; i++)
+		TEST_CHECK(r->oldest[i].kind == RTE_PMD_TURBOMEM_HOLDER_LCORE &&
+			r->oldest[i].id == worker, "oldest %u held by %u", i,
+			r->oldest[i].id);
+out:
+	atomic_store(&stop, 1);
+	if (launched)
+		rte_eal_mp_wait_lcore();
+	if (w != NULL)
+		for (i = 0; i < w->leaked; i++)
+			rte_pktmbuf_free(w->kept[i]);
+	rte_mempool_free(mp);
+	free(w);
+	free(r);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_held_leak_autotest, test_held_leak);

@@ -263,6 +263,7 @@ RTE_INIT(turbomem_telemetry_init)
 			"Returns the names of the turbomem mempools. No parameters");
 	rte_telemetry_register_cmd("/turbomem/info", turbomem_tel_info,
 			"Returns size, counts, statistics and memory report of a turbomem mempool. Parameters: pool name");
+	/* The help text is limited to RTE_TEL_MAX_STRING_LEN. */
 	rte_telemetry_register_cmd("/turbomem/held", turbomem_tel_held,
-			"Returns who holds the objects of a turbomem mempool (holders, ages, the N oldest; tracking must be on). Parameters: pool name[,N]");
+			"Returns who holds a turbomem mempool's objects (needs tracking). Parameters: pool name[,N oldest]");
 }
