@@ -68,6 +68,12 @@ struct rte_mempool *tm_test_pool(const char *name, unsigned int n,
 		unsigned int elt_size, unsigned int cache, const char *ops,
 		int socket, bool populate);
 
+/**
+ * A public function of the turbomem plugin EAL loaded with -d (the app is
+ * not linked against it), or NULL.
+ */
+void *tm_test_plugin_sym(const char *name);
+
 /** Arguments after the command name (options of the perf commands). */
 extern int tm_test_argc;
 extern char **tm_test_argv;

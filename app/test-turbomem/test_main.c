@@ -2,7 +2,10 @@
  * Copyright(c) 2026 The turbomem authors
  */
 
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <inttypes.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +58,33 @@ tm_test_seed(void)
 
 	printf("seed %" PRIu64 " (TM_TEST_SEED to replay)\n", seed);
 	return seed | 1;
+}
+
+static int
+plugin_find(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	void **handle = arg;
+
+	RTE_SET_USED(size);
+	if (info->dlpi_name == NULL ||
+			strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
+		return 0;
+	/* NOLOAD: a handle on the copy EAL loaded, never a new load. */
+	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
+	return *handle != NULL;
+}
+
+void *
+tm_test_plugin_sym(const char *name)
+{
+	void *h = NULL, *sym;
+
+	dl_iterate_phdr(plugin_find, &h);
+	if (h == NULL)
+		return dlsym(RTLD_DEFAULT, name);
+	sym = dlsym(h, name);
+	dlclose(h);
+	return sym;
 }
 
 struct rte_mempool *

@@ -32,10 +32,8 @@
  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -65,32 +63,13 @@ static held_get_t *held_get;
 static track_set_t *track_set;
 static threshold_set_t *threshold_set;
 
-static int
-find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	void **handle = arg;
-
-	RTE_SET_USED(size);
-	if (strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
-		return 0;
-	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
-	return *handle != NULL;
-}
-
 /* The tracking API of the plugin EAL loaded (-d). */
 static int
 track_api(void)
 {
-	void *h = NULL;
-
-	if (held_get != NULL)
-		return 0;
-	dl_iterate_phdr(find_plugin, &h);
-	if (h == NULL)
-		h = RTLD_DEFAULT;
-	held_get = (held_get_t *)dlsym(h, "rte_pmd_turbomem_held_get");
-	track_set = (track_set_t *)dlsym(h, "rte_pmd_turbomem_track_set");
-	threshold_set = (threshold_set_t *)dlsym(h,
+	held_get = (held_get_t *)tm_test_plugin_sym("rte_pmd_turbomem_held_get");
+	track_set = (track_set_t *)tm_test_plugin_sym("rte_pmd_turbomem_track_set");
+	threshold_set = (threshold_set_t *)tm_test_plugin_sym(
 			"rte_pmd_turbomem_track_threshold_set");
 	return held_get != NULL && track_set != NULL &&
 		threshold_set != NULL ? 0 : -1;
