@@ -17,6 +17,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include "rte_pmd_turbomem.h"
 #include "test.h"
 
 static struct tm_test *tests;
@@ -87,6 +88,21 @@ tm_test_plugin_sym(const char *name)
 	return sym;
 }
 
+int
+tm_test_set_ops(struct rte_mempool *mp, const char *ops)
+{
+	static const struct rte_pmd_turbomem_config track = {
+		.track = RTE_PMD_TURBOMEM_TRACK_ON,
+	};
+	size_t n = strlen(ops), k = strlen(TM_TRACK_SUFFIX);
+
+	if (n > k && strcmp(ops + n - k, TM_TRACK_SUFFIX) == 0 &&
+			strncmp(ops, TM_OPS, n - k) == 0 && n - k == strlen(TM_OPS))
+		return rte_mempool_set_ops_byname(mp, TM_OPS,
+				(void *)(uintptr_t)&track);
+	return rte_mempool_set_ops_byname(mp, ops, NULL);
+}
+
 struct rte_mempool *
 tm_test_pool(const char *name, unsigned int n, unsigned int elt_size,
 		unsigned int cache, const char *ops, int socket, bool populate)
@@ -100,7 +116,7 @@ tm_test_pool(const char *name, unsigned int n, unsigned int elt_size,
 			rte_strerror(rte_errno));
 		return NULL;
 	}
-	ret = rte_mempool_set_ops_byname(mp, ops, NULL);
+	ret = tm_test_set_ops(mp, ops);
 	if (ret != 0) {
 		printf("set_ops_byname(%s) failed: %s\n", ops, strerror(-ret));
 		rte_mempool_free(mp);
