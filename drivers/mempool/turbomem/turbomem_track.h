@@ -82,7 +82,7 @@ struct turbomem_track {
  * any get or put sees the epoch (a plain load on x86 and a one-word load
  * on every architecture).
  */
-static __rte_always_inline uint32_t
+static inline uint32_t
 turbomem_track_epoch(struct turbomem_pool *tp)
 {
 	return rte_atomic_load_explicit(&tp->track_epoch,
