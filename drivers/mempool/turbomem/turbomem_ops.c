@@ -142,10 +142,11 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 
 	ret = tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
 			&tp->map);
-	if (unlikely(turbomem_track_epoch(tp) != 0))
-		turbomem_track_get(mp, tp, obj_table, n, ret);
 	turbomem_stats_count_get(tp->stats, n, ret);
 	TM_DEBUG_GET(mp, obj_table, n, ret);
+	/* Last, as a tail call: nothing is kept across the pop for it. */
+	if (unlikely(turbomem_track_epoch(tp) != 0))
+		return turbomem_track_get(mp, obj_table, n, ret);
 	return ret < 0 ? ret : 0;
 }
 

@@ -81,10 +81,11 @@ tm_holder_of(uint64_t key, enum rte_pmd_turbomem_holder_kind *kind,
 static void tm_track_log_crossing(struct rte_mempool *mp,
 		struct turbomem_pool *tp, uint32_t count, uint32_t threshold);
 
-void
-turbomem_track_get(struct rte_mempool *mp, struct turbomem_pool *tp,
-		void * const *objs, unsigned int n, int ret)
+int
+turbomem_track_get(struct rte_mempool *mp, void * const *objs,
+		unsigned int n, int ret)
 {
+	struct turbomem_pool *tp = mp->pool_data;
 	uint32_t epoch = turbomem_track_epoch(tp);
 	/* Relaxed: the epoch's acquire ordered the allocation before. */
 	struct turbomem_track *t = rte_atomic_load_explicit(&tp->track,
@@ -94,8 +95,10 @@ turbomem_track_get(struct rte_mempool *mp, struct turbomem_pool *tp,
 	unsigned int i;
 
 	/* A refused get took nothing; a switch-off raced with this call. */
-	if (ret < 0 || epoch == 0)
-		return;
+	if (ret < 0)
+		return ret;
+	if (epoch == 0)
+		return 0;
 	tag = tm_track_tag(epoch);
 	now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
@@ -131,6 +134,7 @@ turbomem_track_get(struct rte_mempool *mp, struct turbomem_pool *tp,
 				rte_memory_order_relaxed))
 			tm_track_log_crossing(mp, tp, count, thr);
 	}
+	return 0;
 }
 
 void

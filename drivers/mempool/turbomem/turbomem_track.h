@@ -89,9 +89,13 @@ turbomem_track_epoch(struct turbomem_pool *tp)
 			rte_memory_order_acquire);
 }
 
-/** Record the holder of n objects just popped; ret: the pop's result. */
-void turbomem_track_get(struct rte_mempool *mp, struct turbomem_pool *tp,
-		void * const *objs, unsigned int n, int ret);
+/**
+ * Record the holder of n objects just popped; ret: the pop's result.
+ * Returns what dequeue returns (0, or ret if negative), so that dequeue
+ * can end with a tail call and keep nothing alive across the pop.
+ */
+int turbomem_track_get(struct rte_mempool *mp, void * const *objs,
+		unsigned int n, int ret);
 
 /** Clear the records of n objects about to be pushed. */
 void turbomem_track_put(struct rte_mempool *mp, struct turbomem_pool *tp,
