@@ -81,8 +81,9 @@ grep -v '^EAL' "$work/app.log" | grep -v '^TELEMETRY' || true
 
 if [ -n "$transcript" ]; then
 	{
-		echo "\$ TURBOMEM_CONFIG=track=on dpdk-test-turbomem -l 0-1 ... -- turbomem_held_leak_autotest $leakopt"
-		grep -e '^held:' -e 'low-water' "$work/app.log" | head -3
+		echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(uptime | sed 's/.*load/load/')"
+		echo "\$ TURBOMEM_CONFIG=track=on dpdk-test-turbomem -l 0-1 ... -- turbomem_held_leak_autotest $leakopt ..."
+		grep -e '^held: ready' "$work/app.log"
 		echo "\$ dpdk-telemetry.py -f $prefix"
 		echo "--> /turbomem/held,$pool,3"
 		grep '{' "$work/q1.json" | python3 -m json.tool --indent 2
@@ -90,6 +91,8 @@ if [ -n "$transcript" ]; then
 		grep '{' "$work/q2.json" | head -1 | python3 -m json.tool --indent 2
 		echo "--> /turbomem/held,no_such_pool"
 		grep '{' "$work/q2.json" | sed -n 2p
+		echo "# the application's log:"
+		grep -e 'low-water' -e '^held: stopped' "$work/app.log"
 	} > "$transcript"
 fi
 
