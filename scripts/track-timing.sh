@@ -45,7 +45,7 @@ import csv, statistics, sys
 work, pairs = sys.argv[1], int(sys.argv[2])
 def rows(path):
     out = {}
-    for r in csv.DictReader(open(path)):
+    for r in csv.DictReader(l for l in open(path) if not l.startswith("#")):
         if r["scenario"] != "grid" or r["mobj_per_s"] in ("", "nan"):
             continue
         key = "bulk %s keep %s cache %s" % (r["bulk"], r["keep"], r["cache"])
@@ -61,7 +61,7 @@ for i in range(pairs):
         if h == "turbomem+track" and (key, "turbomem") in m:
             t = m[(key, "turbomem")]
             on.setdefault(key, []).append(v / t)
-            ns.setdefault(key, []).append(1e3 / v - 1e3 / t)
+            ns.setdefault(key, []).append(1e9 / v - 1e9 / t)  # obj/s
 print("cell,off_vs_base_median,off_min,off_max,on_vs_off_median,on_extra_ns_per_obj_median")
 for key in sorted(off):
     print("%s,%.3f,%.3f,%.3f,%.3f,%.1f" % (key, statistics.median(off[key]),

@@ -530,9 +530,13 @@ int
 rte_pmd_turbomem_held_get(const struct rte_mempool *mp,
 		unsigned int nb_oldest, struct rte_pmd_turbomem_held *report)
 {
-	if (turbomem_pool_of(mp) == NULL || report == NULL ||
-			nb_oldest > RTE_PMD_TURBOMEM_HELD_MAX_OLDEST)
+	if (turbomem_pool_of(mp) == NULL || report == NULL)
 		return -EINVAL;
+	if (nb_oldest > RTE_PMD_TURBOMEM_HELD_MAX_OLDEST) {
+		TM_LOG(ERR, "pool %s: %u oldest objects asked, at most %u",
+			mp->name, nb_oldest, RTE_PMD_TURBOMEM_HELD_MAX_OLDEST);
+		return -EINVAL;
+	}
 	return turbomem_track_report(mp, nb_oldest, report);
 }
 
@@ -542,8 +546,13 @@ rte_pmd_turbomem_track_set(struct rte_mempool *mp, int on)
 {
 	struct turbomem_pool *tp = turbomem_pool_of(mp);
 
-	if (tp == NULL || (on != 0 && on != 1))
+	if (tp == NULL)
 		return -EINVAL;
+	if (on != 0 && on != 1) {
+		TM_LOG(ERR, "pool %s: tracking switch %d: expected 0 (off) or 1 (on)",
+			mp->name, on);
+		return -EINVAL;
+	}
 	return turbomem_track_switch(mp, tp, on == 1);
 }
 
