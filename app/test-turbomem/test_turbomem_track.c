@@ -360,6 +360,11 @@ test_track(void)
 	TEST_CHECK(held_get(mp, 0, r) == 0 && r->low_water == 1023 - 32 &&
 		r->threshold == 1000, "low water %u, want %u; threshold %u",
 		r->low_water, 1023 - 32, r->threshold);
+	/* Objects got and put back while tracking is on leave no record. */
+	TEST_CHECK(r->in_use == 0 && r->nb_holders == 0 && r->nb_oldest == 0,
+		"all put back: in_use %u, %u holders (first: kind %d count %u)",
+		r->in_use, r->nb_holders, r->holders[0].kind,
+		r->holders[0].count);
 
 	/* A cache: its objects are cache-held, not in use. */
 	mpc = track_pool("tm_trk_cache", 1023, 64, 32, &on);
@@ -379,9 +384,10 @@ test_track(void)
 	rte_mempool_put_bulk(mpc, objs, 3);
 	rte_mempool_cache_flush(NULL, mpc);
 	TEST_CHECK(held_get(mpc, 0, r) == 0 && r->in_use == 0 &&
-		r->cache_count == 0 && r->free_count == 1023,
-		"after a flush: in_use %u cache %u free %u", r->in_use,
-		r->cache_count, r->free_count);
+		r->cache_count == 0 && r->free_count == 1023 &&
+		r->nb_holders == 0,
+		"after a flush: in_use %u cache %u free %u holders %u",
+		r->in_use, r->cache_count, r->free_count, r->nb_holders);
 
 	/* Configured on: on from the first get, off by default elsewhere. */
 	mpon = track_pool("tm_trk_on", 63, 64, 0, &on);
