@@ -14,7 +14,8 @@
 #   line was logged once, naming lcore 1;
 # - noleak: what lcore 1 holds stays within one burst, nothing is logged;
 # - bad input: an unknown pool, a bad N and no parameter get an error
-#   naming them.
+#   naming them;
+# - noleak: /turbomem/track switches tracking off and on again.
 # Then stops the app, which checks its own report (the API twin).
 # TRANSCRIPT: where to write the telemetry session (the guide's example).
 set -euo pipefail
@@ -73,6 +74,13 @@ done
 query "/turbomem/held,$pool,3" /turbomem/held,no_such_pool \
 	"/turbomem/held,$pool,x" "/turbomem/held,$pool,65" /turbomem/held \
 	> "$work/q2.json"
+# noleak: the switch over telemetry (off, seen off, bad value, on again).
+if [ "$mode" = noleak ]; then
+	query "/turbomem/track,$pool,off" "/turbomem/held,$pool" \
+		"/turbomem/track,$pool,maybe" /turbomem/track,no_such_pool,on \
+		"/turbomem/track,$pool,on" "/turbomem/held,$pool" \
+		> "$work/q3.json"
+fi
 touch "$work/stop"
 rc=0
 wait "$pid" || rc=$?
@@ -150,6 +158,15 @@ check("no_such_pool" in errs[0].get("error", ""), "unknown pool: %r" % errs[0])
 check('"x"' in errs[1].get("error", ""), "bad N: %r" % errs[1])
 check('"65"' in errs[2].get("error", ""), "N too large: %r" % errs[2])
 check("no pool name" in errs[3].get("error", ""), "no parameter: %r" % errs[3])
+if mode == "noleak":
+    r3 = replies(sys.argv[4].replace("app.log", "q3.json"))
+    t = [list(r.values())[0] for r in r3]
+    check(t[0] == {"name": b["name"], "tracking": 0}, "switched off: %r" % t[0])
+    check(t[1]["tracking"] == 0, "held says off: tracking %r" % t[1]["tracking"])
+    check('"maybe"' in t[2].get("error", ""), "bad switch: %r" % t[2])
+    check("no_such_pool" in t[3].get("error", ""), "unknown pool: %r" % t[3])
+    check(t[4]["tracking"] == 1 and t[5]["tracking"] == 1,
+          "switched on again: %r, held says %r" % (t[4], t[5]["tracking"]))
 sys.exit(0 if ok else 1)
 PY
 [ "$rc" = 0 ] || fail "the app's own check failed (rc $rc)"

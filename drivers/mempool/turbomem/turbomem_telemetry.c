@@ -10,8 +10,11 @@
  *                          holders with counts and ages, the N (default
  *                          10, at most RTE_PMD_TURBOMEM_HELD_MAX_OLDEST)
  *                          oldest objects held, free count and low water
+ *   /turbomem/track,<pool>,on|off  switch held-object tracking (the one
+ *                          command that changes state: a debugging switch
+ *                          meant to be thrown on a running application)
  *
- * Handlers run in the telemetry thread (no lcore id): they only read.
+ * Handlers run in the telemetry thread (no lcore id).
  */
 
 /* The handlers call the driver's own experimental API (as DPDK's drivers do). */
@@ -139,6 +142,34 @@ turbomem_tel_error(struct rte_tel_data *d, const char *fmt, ...)
 	return 0;
 }
 
+/* The pool named by the first len characters of params, or an error reply. */
+static struct rte_mempool *
+turbomem_tel_pool(struct rte_tel_data *d, const char *params, size_t len)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct rte_mempool *mp;
+
+	if (len == 0) {
+		turbomem_tel_error(d, "expected <pool>,...: no pool name");
+		return NULL;
+	}
+	if (len >= sizeof(name)) {
+		turbomem_tel_error(d, "unknown pool \"%.*s\": names have at most %zu characters",
+			(int)RTE_MIN(len, (size_t)60), params,
+			sizeof(name) - 1);
+		return NULL;
+	}
+	memcpy(name, params, len);
+	name[len] = '\0';
+	mp = rte_mempool_lookup(name);
+	if (mp == NULL)
+		turbomem_tel_error(d, "unknown pool \"%s\"", name);
+	else if (turbomem_pool_of(mp) == NULL)
+		turbomem_tel_error(d, "pool \"%s\" is not a turbomem pool",
+			name);
+	return turbomem_pool_of(mp) != NULL ? mp : NULL;
+}
+
 static void
 turbomem_tel_holder(struct rte_tel_data *d, unsigned int i,
 		const struct rte_pmd_turbomem_holder *h)
@@ -193,25 +224,17 @@ static int
 turbomem_tel_held(const char *cmd __rte_unused, const char *params,
 		struct rte_tel_data *d)
 {
-	char name[RTE_MEMPOOL_NAMESIZE], *end;
 	struct rte_pmd_turbomem_held *r;
 	unsigned long nb = TM_TEL_HELD_OLDEST;
 	const char *comma;
 	struct rte_mempool *mp;
 	unsigned int i;
-	size_t len;
+	char *end;
 	int ret;
 
 	if (params == NULL || params[0] == '\0')
 		return turbomem_tel_error(d, "expected <pool>[,N]: no pool name");
 	comma = strchr(params, ',');
-	len = comma != NULL ? (size_t)(comma - params) : strlen(params);
-	if (len >= sizeof(name))
-		return turbomem_tel_error(d, "unknown pool \"%.*s\": names have at most %zu characters",
-			(int)RTE_MIN(len, (size_t)60), params,
-			sizeof(name) - 1);
-	memcpy(name, params, len);
-	name[len] = '\0';
 	if (comma != NULL) {
 		errno = 0;
 		nb = strtoul(comma + 1, &end, 10);
@@ -222,12 +245,10 @@ turbomem_tel_held(const char *cmd __rte_unused, const char *params,
 				"bad N \"%.40s\": expected 0 to %u",
 				comma + 1, RTE_PMD_TURBOMEM_HELD_MAX_OLDEST);
 	}
-	mp = rte_mempool_lookup(name);
+	mp = turbomem_tel_pool(d, params, comma != NULL ?
+			(size_t)(comma - params) : strlen(params));
 	if (mp == NULL)
-		return turbomem_tel_error(d, "unknown pool \"%s\"", name);
-	if (turbomem_pool_of(mp) == NULL)
-		return turbomem_tel_error(d, "pool \"%s\" is not a turbomem pool",
-			name);
+		return 0;
 	r = malloc(sizeof(*r));
 	if (r == NULL)
 		return -ENOMEM;
@@ -257,6 +278,36 @@ turbomem_tel_held(const char *cmd __rte_unused, const char *params,
 	return 0;
 }
 
+static int
+turbomem_tel_track(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	const char *comma = params != NULL ? strchr(params, ',') : NULL;
+	struct rte_mempool *mp;
+	int on, ret;
+
+	if (comma == NULL)
+		return turbomem_tel_error(d, "expected <pool>,on|off");
+	mp = turbomem_tel_pool(d, params, (size_t)(comma - params));
+	if (mp == NULL)
+		return 0;
+	if (strcmp(comma + 1, "on") == 0)
+		on = 1;
+	else if (strcmp(comma + 1, "off") == 0)
+		on = 0;
+	else
+		return turbomem_tel_error(d, "bad switch \"%.40s\": expected on or off",
+			comma + 1);
+	ret = rte_pmd_turbomem_track_set(mp, on);
+	if (ret < 0)
+		return turbomem_tel_error(d, "cannot switch tracking: %s",
+			strerror(-ret));
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "name", mp->name);
+	rte_tel_data_add_dict_int(d, "tracking", on);
+	return 0;
+}
+
 RTE_INIT(turbomem_telemetry_init)
 {
 	rte_telemetry_register_cmd("/turbomem/list", turbomem_tel_list,
@@ -266,4 +317,6 @@ RTE_INIT(turbomem_telemetry_init)
 	/* The help text is limited to RTE_TEL_MAX_STRING_LEN. */
 	rte_telemetry_register_cmd("/turbomem/held", turbomem_tel_held,
 			"Returns who holds a turbomem mempool's objects (needs tracking). Parameters: pool name[,N oldest]");
+	rte_telemetry_register_cmd("/turbomem/track", turbomem_tel_track,
+			"Switches held-object tracking of a turbomem mempool. Parameters: pool name,on|off");
 }
