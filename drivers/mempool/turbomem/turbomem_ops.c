@@ -146,7 +146,7 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 	TM_DEBUG_GET(mp, obj_table, n, ret);
 	/* Last, as a tail call: nothing is kept across the pop for it. */
 	if (unlikely(turbomem_track_epoch(tp) != 0))
-		return turbomem_track_get(mp, obj_table, n, ret);
+		return turbomem_track_get(tp, obj_table, n, ret);
 	return ret < 0 ? ret : 0;
 }
 

@@ -82,10 +82,9 @@ static void tm_track_log_crossing(struct rte_mempool *mp,
 		struct turbomem_pool *tp, uint32_t count, uint32_t threshold);
 
 int
-turbomem_track_get(struct rte_mempool *mp, void * const *objs,
+turbomem_track_get(struct turbomem_pool *tp, void * const *objs,
 		unsigned int n, int ret)
 {
-	struct turbomem_pool *tp = mp->pool_data;
 	uint32_t epoch = turbomem_track_epoch(tp);
 	/* Relaxed: the epoch's acquire ordered the allocation before. */
 	struct turbomem_track *t = rte_atomic_load_explicit(&tp->track,
@@ -132,7 +131,7 @@ turbomem_track_get(struct rte_mempool *mp, void * const *objs,
 				rte_atomic_compare_exchange_strong_explicit(
 				&t->below, &was, 1, rte_memory_order_relaxed,
 				rte_memory_order_relaxed))
-			tm_track_log_crossing(mp, tp, count, thr);
+			tm_track_log_crossing(t->mp, tp, count, thr);
 	}
 	return 0;
 }
@@ -189,6 +188,7 @@ tm_track_alloc(struct rte_mempool *mp, struct turbomem_pool *tp)
 			mp->name, size, mp->size);
 		return -ENOMEM;
 	}
+	t->mp = mp;
 	/* Relaxed: published by the release CAS below. */
 	rte_atomic_store_explicit(&t->low_water, UINT32_MAX,
 			rte_memory_order_relaxed);

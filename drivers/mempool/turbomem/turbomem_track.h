@@ -62,6 +62,7 @@ struct turbomem_track {
 	RTE_ATOMIC(uint32_t) threshold;	/**< log below this; 0: none */
 	RTE_ATOMIC(uint32_t) below;	/**< 1: this crossing was logged */
 	RTE_ATOMIC(uint64_t) on_tsc;	/**< TSC of the last switch-on */
+	struct rte_mempool *mp;		/**< the pool (shared memory) */
 	struct turbomem_track_rec rec[];
 };
 
@@ -94,7 +95,7 @@ turbomem_track_epoch(struct turbomem_pool *tp)
  * Returns what dequeue returns (0, or ret if negative), so that dequeue
  * can end with a tail call and keep nothing alive across the pop.
  */
-int turbomem_track_get(struct rte_mempool *mp, void * const *objs,
+int turbomem_track_get(struct turbomem_pool *tp, void * const *objs,
 		unsigned int n, int ret);
 
 /** Clear the records of n objects about to be pushed. */
