@@ -337,10 +337,15 @@ bench_shuffle(void **v, unsigned int n, uint64_t seed)
 static bool
 ops_registered(const char *name)
 {
+	size_t n = strlen(name), k = strlen(TM_TRACK_SUFFIX);
 	unsigned int i;
 
+	/* "turbomem+track": turbomem with tracking on (tm_test_set_ops). */
+	if (n > k && strcmp(name + n - k, TM_TRACK_SUFFIX) == 0)
+		n -= k;
 	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
-		if (strcmp(rte_mempool_ops_table.ops[i].name, name) == 0)
+		if (strncmp(rte_mempool_ops_table.ops[i].name, name, n) == 0 &&
+				rte_mempool_ops_table.ops[i].name[n] == '\0')
 			return true;
 	return false;
 }

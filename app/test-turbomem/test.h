@@ -61,12 +61,31 @@ void tm_test_register(struct tm_test *t);
 #define TM_OPS "turbomem"
 
 /**
+ * Pseudo-handler suffix: "turbomem+track" is turbomem with held-object
+ * tracking on (rte_pmd_turbomem_config.track), so that the bench runs both
+ * side by side.
+ */
+#define TM_TRACK_SUFFIX "+track"
+
+/**
+ * rte_mempool_set_ops_byname(mp, ops, NULL), except that "turbomem+track"
+ * selects turbomem with tracking on.
+ */
+int tm_test_set_ops(struct rte_mempool *mp, const char *ops);
+
+/**
  * Empty pool on the given ops, populated by rte_mempool_populate_default
  * unless populate is false. NULL (reason printed) on failure.
  */
 struct rte_mempool *tm_test_pool(const char *name, unsigned int n,
 		unsigned int elt_size, unsigned int cache, const char *ops,
 		int socket, bool populate);
+
+/**
+ * A public function of the turbomem plugin EAL loaded with -d (the app is
+ * not linked against it), or NULL.
+ */
+void *tm_test_plugin_sym(const char *name);
 
 /** Arguments after the command name (options of the perf commands). */
 extern int tm_test_argc;

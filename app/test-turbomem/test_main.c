@@ -2,7 +2,10 @@
  * Copyright(c) 2026 The turbomem authors
  */
 
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <inttypes.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include "rte_pmd_turbomem.h"
 #include "test.h"
 
 static struct tm_test *tests;
@@ -57,6 +61,48 @@ tm_test_seed(void)
 	return seed | 1;
 }
 
+static int
+plugin_find(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	void **handle = arg;
+
+	RTE_SET_USED(size);
+	if (info->dlpi_name == NULL ||
+			strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
+		return 0;
+	/* NOLOAD: a handle on the copy EAL loaded, never a new load. */
+	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
+	return *handle != NULL;
+}
+
+void *
+tm_test_plugin_sym(const char *name)
+{
+	void *h = NULL, *sym;
+
+	dl_iterate_phdr(plugin_find, &h);
+	if (h == NULL)
+		return dlsym(RTLD_DEFAULT, name);
+	sym = dlsym(h, name);
+	dlclose(h);
+	return sym;
+}
+
+int
+tm_test_set_ops(struct rte_mempool *mp, const char *ops)
+{
+	static const struct rte_pmd_turbomem_config track = {
+		.track = RTE_PMD_TURBOMEM_TRACK_ON,
+	};
+	size_t n = strlen(ops), k = strlen(TM_TRACK_SUFFIX);
+
+	if (n > k && strcmp(ops + n - k, TM_TRACK_SUFFIX) == 0 &&
+			strncmp(ops, TM_OPS, n - k) == 0 && n - k == strlen(TM_OPS))
+		return rte_mempool_set_ops_byname(mp, TM_OPS,
+				(void *)(uintptr_t)&track);
+	return rte_mempool_set_ops_byname(mp, ops, NULL);
+}
+
 struct rte_mempool *
 tm_test_pool(const char *name, unsigned int n, unsigned int elt_size,
 		unsigned int cache, const char *ops, int socket, bool populate)
@@ -70,7 +116,7 @@ tm_test_pool(const char *name, unsigned int n, unsigned int elt_size,
 			rte_strerror(rte_errno));
 		return NULL;
 	}
-	ret = rte_mempool_set_ops_byname(mp, ops, NULL);
+	ret = tm_test_set_ops(mp, ops);
 	if (ret != 0) {
 		printf("set_ops_byname(%s) failed: %s\n", ops, strerror(-ret));
 		rte_mempool_free(mp);

@@ -33,6 +33,13 @@
  * the victim held: ledger(victim) <= lost <= ledger(victim) + in flight.
  * What a killed process held is gone (DPDK has no owner tracking for pool
  * objects); the structure itself is intact.
+ *
+ * Held-object tracking is on for the pool (turbomem_track.h, records in
+ * shared memory): while the secondaries run, the primary's report must
+ * show objects held by a secondary's pid; at the end, the victim's pid
+ * must show as a dead process (kill(pid, 0) == ESRCH) holding what the
+ * ledger says it held (up to its in-flight objects), and no finished
+ * process may hold anything.
  */
 
 #include <errno.h>
@@ -51,6 +58,7 @@
 #include <rte_memzone.h>
 #include <rte_mempool.h>
 
+#include "rte_pmd_turbomem.h"
 #include "test.h"
 
 #define MP_POOL "tm6_mp_pool"
@@ -197,6 +205,50 @@ count_owner(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
 		w->bad++;
 }
 
+typedef int (held_get_t)(const struct rte_mempool *, unsigned int,
+		struct rte_pmd_turbomem_held *);
+
+/* The holder entry of process pid in r, or NULL. */
+static const struct rte_pmd_turbomem_holder *
+pid_holder(const struct rte_pmd_turbomem_held *r, int32_t pid)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->nb_holders; i++)
+		if (r->holders[i].pid == pid &&
+				(r->holders[i].kind ==
+				RTE_PMD_TURBOMEM_HOLDER_LCORE ||
+				r->holders[i].kind ==
+				RTE_PMD_TURBOMEM_HOLDER_THREAD))
+			return &r->holders[i];
+	return NULL;
+}
+
+/* A turbomem pool of size objects with held-object tracking on. */
+static struct rte_mempool *
+mp_tracked_pool(void)
+{
+	static const struct rte_pmd_turbomem_config cfg = {
+		.track = RTE_PMD_TURBOMEM_TRACK_ON,
+	};
+	struct rte_mempool *mp;
+	int ret;
+
+	mp = rte_mempool_create_empty(MP_POOL, MP_SIZE, sizeof(struct mp_obj),
+			0, 0, SOCKET_ID_ANY, 0);
+	if (mp == NULL)
+		return NULL;
+	ret = rte_mempool_set_ops_byname(mp, TM_OPS, (void *)(uintptr_t)&cfg);
+	if (ret == 0)
+		ret = rte_mempool_populate_default(mp);
+	if (ret != MP_SIZE) {
+		printf("mp: pool: %d\n", ret);
+		rte_mempool_free(mp);
+		return NULL;
+	}
+	return mp;
+}
+
 static bool
 proc_dead(const struct mp_proc *p)
 {
@@ -212,14 +264,18 @@ test_mp_primary(void)
 	unsigned int nb_sec = env_uint("TM_MP_SECONDARIES", 2);
 	unsigned int victim = env_uint("TM_MP_VICTIM_ID", 0);
 	const struct rte_memzone *mz;
-	struct rte_mempool *mp;
+	struct rte_mempool *mp = NULL;
 	struct mp_shared *sh;
 	struct mp_obj **tab = NULL, *o;
 	uint8_t *seen = NULL;
 	struct owners w = { 0 };
 	uint64_t seed, deadline;
-	unsigned int held = 0, i, done, drained = 0, lost;
-	uint32_t in_flight = 0;
+	unsigned int held = 0, i, done, drained = 0, lost, rounds = 0;
+	uint32_t in_flight = 0, seen_sec = 0;
+	held_get_t *held_get = (held_get_t *)tm_test_plugin_sym(
+			"rte_pmd_turbomem_held_get");
+	struct rte_pmd_turbomem_held *rep = malloc(sizeof(*rep));
+	const struct rte_pmd_turbomem_holder *vh;
 	int ret = TEST_SUCCESS;
 
 	TEST_ASSERT(rte_eal_process_type() == RTE_PROC_PRIMARY,
@@ -230,8 +286,9 @@ test_mp_primary(void)
 	TEST_ASSERT(mz != NULL, "state memzone: %s", rte_strerror(rte_errno));
 	sh = mz->addr;
 	memset(sh, 0, sizeof(*sh));
-	mp = tm_test_pool(MP_POOL, MP_SIZE, sizeof(struct mp_obj), 0, TM_OPS,
-			SOCKET_ID_ANY, true);
+	TEST_CHECK(held_get != NULL && rep != NULL,
+		"rte_pmd_turbomem_held_get not found in the plugin");
+	mp = mp_tracked_pool();
 	TEST_CHECK(mp != NULL, "pool creation failed");
 	rte_mempool_obj_iter(mp, init_obj, NULL);
 	tab = calloc(MP_SIZE, sizeof(*tab));
@@ -250,6 +307,17 @@ test_mp_primary(void)
 	deadline = rte_get_timer_cycles() + 120 * rte_get_timer_hz();
 	for (;;) {
 		mp_round(mp, &sh->proc[1], 1, tab, &held, &seed, 1000);
+		/* The secondaries' holdings, seen from the primary. */
+		if ((++rounds & 7) == 0 && held_get(mp, 0, rep) == 0)
+			for (i = 2; i < MP_MAX_PROCS; i++) {
+				int32_t pid = atomic_load(&sh->proc[i].pid);
+
+				vh = pid > 0 && atomic_load(&sh->proc[i].running)
+					== 1 ? pid_holder(rep, pid) : NULL;
+				if (vh != NULL && vh->count > 0 && !vh->dead &&
+						vh->id == i)
+					seen_sec |= 1u << i;
+			}
 		for (i = 2, done = 0; i < MP_MAX_PROCS; i++)
 			done += atomic_load(&sh->proc[i].running) == 2;
 		if (done == nb_sec && (victim == 0 ||
@@ -285,6 +353,43 @@ test_mp_primary(void)
 			"the victim never ran");
 		in_flight = atomic_load(&sh->proc[victim].in_flight);
 	}
+
+	/* The tracking report against the ledger, before the census. */
+	rte_mempool_obj_iter(mp, count_owner, &w);
+	TEST_CHECK(held_get(mp, 0, rep) == 0, "held_get");
+	printf("mp: report: %u in use, %u unknown; secondaries seen holding objects while running: mask 0x%x\n",
+		rep->in_use, rep->unknown, seen_sec);
+	TEST_CHECK(seen_sec != 0,
+		"no secondary's holdings showed in the primary's report");
+	for (i = 1; i < MP_MAX_PROCS; i++) {
+		int32_t pid = atomic_load(&sh->proc[i].pid);
+
+		if (i == victim || pid <= 0)
+			continue;
+		vh = pid_holder(rep, pid);
+		TEST_CHECK(vh == NULL, "process %u (pid %d) finished but the report says it holds %u",
+			i, pid, vh->count);
+	}
+	if (victim != 0) {
+		int32_t pid = atomic_load(&sh->proc[victim].pid);
+		unsigned int cnt;
+
+		vh = pid_holder(rep, pid);
+		cnt = vh != NULL ? vh->count : 0;
+		printf("mp: report: the killed secondary (pid %d) holds %u by the report, %u by the ledger (+%u in flight)%s\n",
+			pid, cnt, w.by[victim], in_flight,
+			vh != NULL && vh->dead ? ", dead process" : "");
+		TEST_CHECK(w.by[victim] <= cnt &&
+			cnt <= w.by[victim] + in_flight,
+			"report %u vs ledger %u (+%u)", cnt, w.by[victim],
+			in_flight);
+		TEST_CHECK(cnt == 0 || (vh->dead == 1 && vh->id == victim),
+			"the victim's holder: dead %u, lcore %u",
+			vh->dead, vh->id);
+		TEST_CHECK(rep->unknown <= in_flight, "%u unknown, %u in flight",
+			rep->unknown, in_flight);
+	}
+	memset(&w, 0, sizeof(w));
 
 	/* Census: drain, every object at most once and free. */
 	TEST_CHECK(rte_mempool_avail_count(mp) <= MP_SIZE, "count %u",
@@ -322,9 +427,10 @@ test_mp_primary(void)
 		drained) == 0, "get of all %u left failed", drained);
 	rte_mempool_put_bulk(mp, (void **)tab, drained);
 	if (victim != 0)
-		printf("mp: the killed secondary's %u objects are gone (no owner tracking in DPDK pools); the other %u are all accounted for\n",
+		printf("mp: the killed secondary's %u objects are gone from the pool (the tracking report names their dead holder); the other %u are all accounted for\n",
 			lost, drained);
 out:
+	free(rep);
 	free(tab);
 	free(seen);
 	rte_mempool_free(mp);

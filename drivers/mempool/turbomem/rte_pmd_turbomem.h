@@ -37,7 +37,8 @@ extern "C" {
  * Environment variable read once per process (at the first turbomem pool)
  * for the defaults of pools made without a configuration, e.g. through
  * rte_pktmbuf_pool_create_by_ops() or --mbuf-pool-ops-name:
- * comma-separated key=value pairs, "thp=off|on|required,numa=none|preferred|bind".
+ * comma-separated key=value pairs,
+ * "thp=off|on|required,numa=none|preferred|bind,track=off|on".
  * A configuration passed to rte_mempool_set_ops_byname() overrides it
  * field by field. A bad entry makes every turbomem pool creation fail with
  * -EINVAL and one error line naming it.
@@ -88,9 +89,22 @@ enum rte_pmd_turbomem_numa {
  * runs, so it must stay valid until then; NULL means the defaults. Values
  * out of range fail pool creation with -EINVAL.
  */
+/**
+ * Held-object tracking (see rte_pmd_turbomem_held_get()): when on, the
+ * driver records for every object it hands out the holder and the time of
+ * the get, and clears the record on put (about two stores per object got,
+ * one per object put; when off, one predicted branch per get or put call).
+ */
+enum rte_pmd_turbomem_track {
+	RTE_PMD_TURBOMEM_TRACK_DEFAULT = 0, /**< process default (OFF unless set) */
+	RTE_PMD_TURBOMEM_TRACK_OFF,
+	RTE_PMD_TURBOMEM_TRACK_ON,
+};
+
 struct rte_pmd_turbomem_config {
 	enum rte_pmd_turbomem_thp thp;
 	enum rte_pmd_turbomem_numa numa;
+	enum rte_pmd_turbomem_track track; /**< held-object tracking */
 };
 
 /** What backs a pool's memory. */
@@ -167,6 +181,111 @@ int rte_pmd_turbomem_stats_get(const struct rte_mempool *mp,
  */
 __rte_experimental
 int rte_pmd_turbomem_stats_reset(struct rte_mempool *mp);
+
+/** Who holds objects of a pool, as reported by rte_pmd_turbomem_held_get(). */
+enum rte_pmd_turbomem_holder_kind {
+	RTE_PMD_TURBOMEM_HOLDER_LCORE = 0, /**< id: EAL lcore id (of process pid) */
+	/** id: OS thread id of a thread without an lcore id */
+	RTE_PMD_TURBOMEM_HOLDER_THREAD,
+	/** id: lcore whose mempool cache holds the objects (pid 0: unknown) */
+	RTE_PMD_TURBOMEM_HOLDER_CACHE,
+	/** got while tracking was off: "holder unknown, since before tracking" */
+	RTE_PMD_TURBOMEM_HOLDER_UNKNOWN,
+};
+
+/** One holder: the objects it holds and how long it has held them. */
+struct rte_pmd_turbomem_holder {
+	enum rte_pmd_turbomem_holder_kind kind;
+	uint32_t id;          /**< lcore id or thread id, see kind */
+	int32_t pid;          /**< process of the holder, 0 if not known */
+	uint32_t dead;        /**< 1: pid no longer exists (kill(pid, 0) is ESRCH) */
+	uint32_t count;       /**< objects held */
+	/** Ages since the get, in microseconds (0 for CACHE and UNKNOWN). */
+	uint64_t age_p50_us;
+	uint64_t age_p90_us;
+	uint64_t age_max_us;
+};
+
+/** One object out of the pool, for the list of the oldest. */
+struct rte_pmd_turbomem_held_obj {
+	void *obj;            /**< the object (address in the pool) */
+	uint32_t index;       /**< its index in the driver */
+	enum rte_pmd_turbomem_holder_kind kind; /**< LCORE or THREAD */
+	uint32_t id;
+	int32_t pid;
+	uint32_t dead;
+	uint64_t age_us;      /**< since the get */
+};
+
+/** Most holders and oldest objects in one report. */
+#define RTE_PMD_TURBOMEM_HELD_MAX_HOLDERS 32
+#define RTE_PMD_TURBOMEM_HELD_MAX_OLDEST 64
+
+/**
+ * Who holds the objects of a pool. Objects out of the pool are
+ * in_use + cache_count; in_use = populated - free_count - cache_count.
+ * Holders are sorted by count, largest first; the last ones are dropped
+ * beyond RTE_PMD_TURBOMEM_HELD_MAX_HOLDERS (nb_holders_total says how many
+ * there were). Taken while the pool is in use, the report is a snapshot
+ * of records and caches read a moment apart: counts may be off by the
+ * objects moving meanwhile, never by more.
+ */
+struct rte_pmd_turbomem_held {
+	uint32_t tracking;    /**< 1 if tracking is on */
+	uint32_t size;        /**< objects in the pool (populated) */
+	uint32_t free_count;  /**< objects in the driver (not in caches) */
+	uint32_t cache_count; /**< objects found in the lcores' mempool caches */
+	uint32_t in_use;      /**< out of the driver and of the caches */
+	uint32_t unknown;     /**< in use, got while tracking was off */
+	/**
+	 * Lowest free_count seen by a get while tracking was on since the pool
+	 * was created; UINT32_MAX if never.
+	 */
+	uint32_t low_water;
+	uint32_t threshold;   /**< see rte_pmd_turbomem_track_threshold_set() */
+	uint64_t tracking_us; /**< time since tracking was last switched on */
+	uint32_t nb_holders;
+	uint32_t nb_holders_total;
+	struct rte_pmd_turbomem_holder holders[RTE_PMD_TURBOMEM_HELD_MAX_HOLDERS];
+	uint32_t nb_oldest;
+	struct rte_pmd_turbomem_held_obj oldest[RTE_PMD_TURBOMEM_HELD_MAX_OLDEST];
+};
+
+/**
+ * Report who holds the objects of a turbomem pool: holders with counts
+ * and age percentiles, the nb_oldest oldest objects held. Reads every
+ * record and cache (O(pool size), allocates a temporary table): not for
+ * fast paths. May run in any process of the pool and any thread.
+ *
+ * @return 0; -EINVAL if mp is NULL or not a turbomem pool, report is NULL
+ *   or nb_oldest is above RTE_PMD_TURBOMEM_HELD_MAX_OLDEST; -ENOMEM.
+ */
+__rte_experimental
+int rte_pmd_turbomem_held_get(const struct rte_mempool *mp,
+		unsigned int nb_oldest, struct rte_pmd_turbomem_held *report);
+
+/**
+ * Switch held-object tracking of a pool on or off while it is in use.
+ * Switching on starts a new epoch: objects got before it are reported as
+ * UNKNOWN until put. No object is lost or duplicated by a switch.
+ *
+ * @return 0; -EINVAL if mp is not a turbomem pool or on is not 0 or 1;
+ *   -ENOMEM if the records (16 bytes per object) cannot be allocated.
+ */
+__rte_experimental
+int rte_pmd_turbomem_track_set(struct rte_mempool *mp, int on);
+
+/**
+ * Log one WARNING line, naming the top holders, each time the objects in
+ * the driver fall below free_objs while tracking is on (once per crossing:
+ * armed again when a put sees free_objs or more). 0 disables.
+ *
+ * @return 0, or -EINVAL if mp is not a turbomem pool or free_objs is
+ *   above its size.
+ */
+__rte_experimental
+int rte_pmd_turbomem_track_threshold_set(struct rte_mempool *mp,
+		unsigned int free_objs);
 
 #ifdef __cplusplus
 }

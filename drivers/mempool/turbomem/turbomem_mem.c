@@ -61,6 +61,7 @@
 static struct rte_pmd_turbomem_config tm_env_cfg = {
 	.thp = RTE_PMD_TURBOMEM_THP_ON,
 	.numa = RTE_PMD_TURBOMEM_NUMA_BIND,
+	.track = RTE_PMD_TURBOMEM_TRACK_OFF,
 };
 static char tm_env_bad[64];
 static pthread_once_t tm_env_once = PTHREAD_ONCE_INIT;
@@ -69,6 +70,10 @@ static const char * const tm_thp_names[] = {
 	[RTE_PMD_TURBOMEM_THP_OFF] = "off",
 	[RTE_PMD_TURBOMEM_THP_ON] = "on",
 	[RTE_PMD_TURBOMEM_THP_REQUIRED] = "required",
+};
+static const char * const tm_track_names[] = {
+	[RTE_PMD_TURBOMEM_TRACK_OFF] = "off",
+	[RTE_PMD_TURBOMEM_TRACK_ON] = "on",
 };
 static const char * const tm_numa_names[] = {
 	[RTE_PMD_TURBOMEM_NUMA_NONE] = "none",
@@ -114,6 +119,11 @@ tm_env_read(void)
 						RTE_DIM(tm_numa_names), val);
 				if (v > 0)
 					tm_env_cfg.numa = v;
+			} else if (strcmp(tok, "track") == 0) {
+				v = tm_name_idx(tm_track_names,
+						RTE_DIM(tm_track_names), val);
+				if (v > 0)
+					tm_env_cfg.track = v;
 			}
 		}
 		if (v < 0) {
@@ -133,7 +143,7 @@ tm_config_resolve(const struct rte_mempool *mp,
 
 	pthread_once(&tm_env_once, tm_env_read);
 	if (tm_env_bad[0] != '\0') {
-		TM_LOG(ERR, "pool %s: bad %s entry \"%s\" (expected thp=off|on|required,numa=none|preferred|bind)",
+		TM_LOG(ERR, "pool %s: bad %s entry \"%s\" (expected thp=off|on|required,numa=none|preferred|bind,track=off|on)",
 			mp->name, RTE_PMD_TURBOMEM_ENV, tm_env_bad);
 		return -EINVAL;
 	}
@@ -141,16 +151,20 @@ tm_config_resolve(const struct rte_mempool *mp,
 	if (user == NULL)
 		return 0;
 	if ((unsigned int)user->thp > RTE_PMD_TURBOMEM_THP_REQUIRED ||
-			(unsigned int)user->numa > RTE_PMD_TURBOMEM_NUMA_BIND) {
-		TM_LOG(ERR, "pool %s: bad configuration thp=%d (max %d), numa=%d (max %d)",
+			(unsigned int)user->numa > RTE_PMD_TURBOMEM_NUMA_BIND ||
+			(unsigned int)user->track > RTE_PMD_TURBOMEM_TRACK_ON) {
+		TM_LOG(ERR, "pool %s: bad configuration thp=%d (max %d), numa=%d (max %d), track=%d (max %d)",
 			mp->name, (int)user->thp, RTE_PMD_TURBOMEM_THP_REQUIRED,
-			(int)user->numa, RTE_PMD_TURBOMEM_NUMA_BIND);
+			(int)user->numa, RTE_PMD_TURBOMEM_NUMA_BIND,
+			(int)user->track, RTE_PMD_TURBOMEM_TRACK_ON);
 		return -EINVAL;
 	}
 	if (user->thp != RTE_PMD_TURBOMEM_THP_DEFAULT)
 		cfg->thp = user->thp;
 	if (user->numa != RTE_PMD_TURBOMEM_NUMA_DEFAULT)
 		cfg->numa = user->numa;
+	if (user->track != RTE_PMD_TURBOMEM_TRACK_DEFAULT)
+		cfg->track = user->track;
 	return 0;
 }
 

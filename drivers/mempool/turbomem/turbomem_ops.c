@@ -32,6 +32,7 @@
 
 #include "turbomem_private.h"
 #include "turbomem_debug.h"
+#include "turbomem_track.h"
 
 RTE_LOG_REGISTER_DEFAULT(turbomem_logtype, NOTICE);
 
@@ -101,6 +102,12 @@ turbomem_alloc(struct rte_mempool *mp)
 		rte_free(tp);
 		return ret;
 	}
+	ret = turbomem_track_init(mp, tp);
+	if (ret < 0) {
+		turbomem_mem_free(mp, tp);
+		rte_free(tp);
+		return ret;
+	}
 	mp->pool_data = tp;
 	return 0;
 }
@@ -113,6 +120,7 @@ turbomem_free(struct rte_mempool *mp)
 	if (tp == NULL)
 		return;
 	tm_objmap_fini(&tp->map);
+	turbomem_track_free(tp);
 	turbomem_mem_free(mp, tp);
 	TM_DEBUG_FREE(tp);
 	rte_free(tp);
@@ -127,6 +135,8 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 	unsigned int retries;
 
 	TM_DEBUG_PUT(mp, obj_table, n);
+	if (unlikely(turbomem_track_epoch(tp) != 0))
+		turbomem_track_put(mp, tp, obj_table, n);
 	retries = tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx,
 			&tp->map);
 	turbomem_stats_count_put(tp->stats, n, retries);
@@ -143,6 +153,9 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 			&tp->map);
 	turbomem_stats_count_get(tp->stats, n, ret);
 	TM_DEBUG_GET(mp, obj_table, n, ret);
+	/* Last, as a tail call: nothing is kept across the pop for it. */
+	if (unlikely(turbomem_track_epoch(tp) != 0))
+		return turbomem_track_get(tp, obj_table, n, ret);
 	return ret < 0 ? ret : 0;
 }
 

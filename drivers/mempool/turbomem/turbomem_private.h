@@ -58,6 +58,9 @@ struct turbomem_pool {
 	struct turbomem_stats *stats; /**< same allocation, before lifo */
 	/** Debug builds: a byte per object, see turbomem_debug.h. */
 	RTE_ATOMIC(RTE_ATOMIC(uint8_t) *) debug_state;
+	/** Held-object tracking (turbomem_track.h): epoch, 0 while off. */
+	RTE_ATOMIC(uint32_t) track_epoch;
+	RTE_ATOMIC(struct turbomem_track *) track; /**< rte_zmalloc'ed, or NULL */
 };
 
 /*
