@@ -19,8 +19,18 @@
  * few multiplications (reciprocal division), no table per object.
  *
  * Chunks get consecutive index ranges in populate order. With one chunk
- * (the usual case: one memzone) no lookup is needed; with more, a binary
- * search finds the chunk.
+ * (the usual case: one memzone) no lookup is needed. With more (IOVA as PA
+ * gives one per hugepage; populate_virt/populate_iova of scattered memory
+ * gives any number), both directions stay O(1) whatever the chunk count:
+ * - index to object: a table of object pointers (8 bytes per object);
+ * - object to index: a table of address blocks of 2^blk_shift bytes,
+ *   blk_shift = log2 of the smallest chunk rounded down, covering the span
+ *   of the chunks. A block then meets at most two chunks (a third would
+ *   have to fit inside it, smaller than the smallest), so an entry holds
+ *   the lower chunk, the upper one and the address where the upper starts.
+ *   The table is built at each populate; when the chunks are so scattered
+ *   that it would exceed TM_OBJMAP_MAX_BLOCKS entries (or memory runs out)
+ *   a binary search over the chunks sorted by address is used instead.
  *
  * Populate must finish before the pool is used concurrently: adding a
  * chunk may move the chunk table.
@@ -48,6 +58,17 @@ struct tm_chunk {
 	struct rte_reciprocal rec_per_page;
 };
 
+/** Largest block table (16 bytes an entry). */
+#define TM_OBJMAP_MAX_BLOCKS (UINT32_C(1) << 20)
+#define TM_OBJMAP_NO_CHUNK UINT32_MAX
+
+/** An address block: chunk lo below split, chunk hi from split on. */
+struct tm_objmap_blk {
+	uintptr_t split;
+	uint32_t lo;
+	uint32_t hi;
+};
+
 struct tm_objmap {
 	uint32_t header_size;	/**< bytes from element start to object */
 	uint32_t total_sz;	/**< header + element + trailer */
@@ -65,6 +86,11 @@ struct tm_objmap {
 	struct tm_chunk c0;	/**< copy of chunks[0]: no pointer to chase */
 	struct tm_chunk *chunks;	/**< populate order = index order */
 	uint32_t *by_va;		/**< chunk numbers sorted by base */
+	uint32_t capacity;		/**< objects the pool may hold */
+	uint32_t blk_shift;		/**< log2 of a block of blk */
+	uintptr_t blk0;			/**< number of blk[0]'s block */
+	void **obj_of;		/**< object of each index, or NULL */
+	struct tm_objmap_blk *blk;	/**< address blocks, or NULL */
 };
 
 /** Initialize for a pool's object geometry (no chunk yet). */
@@ -135,8 +161,11 @@ tm_objmap_to_obj(const void *ctx, uint32_t idx)
 		return (void *)((idx < c->k0 ? c->base : c->page0 +
 			((uintptr_t)(idx + 1 - c->k0) << c->pg_shift)) +
 			m->header_size);
-	if (unlikely(m->nb_chunks != 1))
+	if (unlikely(m->nb_chunks != 1)) {
+		if (likely(m->obj_of != NULL))
+			return m->obj_of[idx];
 		c = tm_objmap_chunk_of_idx(m, idx);
+	}
 	return tm_chunk_obj(m, c, idx - c->first_idx);
 }
 
@@ -151,8 +180,16 @@ tm_objmap_to_idx(const void *ctx, const void *obj)
 	if (likely(m->one_per_page))
 		return (uint32_t)((elt - c->page0) >> c->pg_shift) +
 			c->k0 - 1;
-	if (unlikely(m->nb_chunks != 1))
-		c = tm_objmap_chunk_of_elt(m, elt);
+	if (unlikely(m->nb_chunks != 1)) {
+		if (likely(m->blk != NULL)) {
+			const struct tm_objmap_blk *b =
+				&m->blk[(elt >> m->blk_shift) - m->blk0];
+
+			c = &m->chunks[elt < b->split ? b->lo : b->hi];
+		} else {
+			c = tm_objmap_chunk_of_elt(m, elt);
+		}
+	}
 	return c->first_idx + tm_chunk_idx(m, c, elt);
 }
 
