@@ -978,6 +978,7 @@ static const struct {
 	{ "locality", bench_locality },
 	{ "deep", bench_deep },
 	{ "hw", bench_hw },
+	{ "chunks", bench_chunks },
 };
 
 static int
@@ -1003,7 +1004,7 @@ test_bench(void)
 			ret = TEST_FAILED;
 	}
 	if (ran == 0) {
-		printf("unknown scenario \"%s\" (grid, pipeline, locality, deep, hw, all)\n",
+		printf("unknown scenario \"%s\" (grid, pipeline, locality, deep, hw, chunks, all)\n",
 			scenario);
 		return TEST_FAILED;
 	}

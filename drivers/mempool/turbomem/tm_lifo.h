@@ -280,33 +280,207 @@ tm_lifo_count(struct tm_lifo *l)
 }
 
 /*
- * Copy a group's members obj[pos..G-2] to dst; returns how many. Relaxed
- * loads: ordered by the caller (see pop_bulk). The whole-group case is
- * spelled out: compilers keep loops of atomics rolled.
+ * Copy cnt (< G) group members between a slot and a table, relaxed (the
+ * callers say what orders them). Spelled out as a switch that falls
+ * through: compilers keep loops of atomics rolled, about 7 instructions an
+ * element instead of 2.
+ */
+static inline void
+tm_lifo_load_members(void **dst, const RTE_ATOMIC(void *) *src,
+		unsigned int cnt)
+{
+	switch (cnt) {
+#if TM_LIFO_GROUP == 16
+	case 15:
+		dst[14] = rte_atomic_load_explicit(&src[14],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 14:
+		dst[13] = rte_atomic_load_explicit(&src[13],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 13:
+		dst[12] = rte_atomic_load_explicit(&src[12],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 12:
+		dst[11] = rte_atomic_load_explicit(&src[11],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 11:
+		dst[10] = rte_atomic_load_explicit(&src[10],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 10:
+		dst[9] = rte_atomic_load_explicit(&src[9],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 9:
+		dst[8] = rte_atomic_load_explicit(&src[8],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 8:
+		dst[7] = rte_atomic_load_explicit(&src[7],
+				rte_memory_order_relaxed);
+#endif
+		/* fall through */
+	case 7:
+		dst[6] = rte_atomic_load_explicit(&src[6],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 6:
+		dst[5] = rte_atomic_load_explicit(&src[5],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 5:
+		dst[4] = rte_atomic_load_explicit(&src[4],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 4:
+		dst[3] = rte_atomic_load_explicit(&src[3],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 3:
+		dst[2] = rte_atomic_load_explicit(&src[2],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 2:
+		dst[1] = rte_atomic_load_explicit(&src[1],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 1:
+		dst[0] = rte_atomic_load_explicit(&src[0],
+				rte_memory_order_relaxed);
+		/* fall through */
+	default:
+		break;
+	}
+}
+
+static inline void
+tm_lifo_store_members(RTE_ATOMIC(void *) *dst, void * const *src,
+		unsigned int cnt)
+{
+	switch (cnt) {
+#if TM_LIFO_GROUP == 16
+	case 15:
+		rte_atomic_store_explicit(&dst[14], src[14],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 14:
+		rte_atomic_store_explicit(&dst[13], src[13],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 13:
+		rte_atomic_store_explicit(&dst[12], src[12],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 12:
+		rte_atomic_store_explicit(&dst[11], src[11],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 11:
+		rte_atomic_store_explicit(&dst[10], src[10],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 10:
+		rte_atomic_store_explicit(&dst[9], src[9],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 9:
+		rte_atomic_store_explicit(&dst[8], src[8],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 8:
+		rte_atomic_store_explicit(&dst[7], src[7],
+				rte_memory_order_relaxed);
+#endif
+		/* fall through */
+	case 7:
+		rte_atomic_store_explicit(&dst[6], src[6],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 6:
+		rte_atomic_store_explicit(&dst[5], src[5],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 5:
+		rte_atomic_store_explicit(&dst[4], src[4],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 4:
+		rte_atomic_store_explicit(&dst[3], src[3],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 3:
+		rte_atomic_store_explicit(&dst[2], src[2],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 2:
+		rte_atomic_store_explicit(&dst[1], src[1],
+				rte_memory_order_relaxed);
+		/* fall through */
+	case 1:
+		rte_atomic_store_explicit(&dst[0], src[0],
+				rte_memory_order_relaxed);
+		/* fall through */
+	default:
+		break;
+	}
+}
+
+/*
+ * Copy a group's members obj[pos..G-2] to dst (room entries at least);
+ * returns how many. Relaxed loads: ordered by the caller (see pop_bulk).
  */
 static inline unsigned int
 tm_lifo_copy_members(void **dst, const struct tm_lifo_slot *s, uint32_t pos,
 		unsigned int room)
 {
-	unsigned int j = 0;
+	unsigned int cnt = TM_LIFO_GROUP - 1 - pos;
 
-	/* room (>= G - pos always) lets the compiler see dst's bounds. */
-	if (pos == 0 && room >= TM_LIFO_GROUP) {
-#define TM_LIFO_LD(k) dst[k] = rte_atomic_load_explicit(&s->obj[k], \
-		rte_memory_order_relaxed)
-		TM_LIFO_LD(0); TM_LIFO_LD(1); TM_LIFO_LD(2); TM_LIFO_LD(3);
-		TM_LIFO_LD(4); TM_LIFO_LD(5); TM_LIFO_LD(6);
-#if TM_LIFO_GROUP == 16
-		TM_LIFO_LD(7); TM_LIFO_LD(8); TM_LIFO_LD(9); TM_LIFO_LD(10);
-		TM_LIFO_LD(11); TM_LIFO_LD(12); TM_LIFO_LD(13); TM_LIFO_LD(14);
-#endif
-#undef TM_LIFO_LD
-		return TM_LIFO_GROUP - 1;
-	}
-	while (pos < TM_LIFO_GROUP - 1)
-		dst[j++] = rte_atomic_load_explicit(&s->obj[pos++],
+	/* Never true (room >= G - pos); lets the compiler bound dst. */
+	if (cnt > room)
+		cnt = room;
+	tm_lifo_load_members(dst, &s->obj[pos], cnt);
+	return cnt;
+}
+
+/*
+ * tm_lifo_push_bulk for 1 <= n <= G: one group, no loop over groups. Same
+ * steps and orderings as the general case below.
+ */
+static inline unsigned int
+tm_lifo_push_group(struct tm_lifo *l, void * const *objs, unsigned int n,
+		tm_lifo_to_idx_t *to_idx, const void *ctx)
+{
+	uint32_t key = to_idx(ctx, objs[n - 1]), pos = TM_LIFO_GROUP - n;
+	struct tm_lifo_slot *s = &l->slot[key];
+	unsigned int retries = 0;
+	uint64_t old;
+
+	/* Relaxed: published by the release CAS (see push_bulk). */
+	tm_lifo_store_members(&s->obj[pos], objs, n - 1);
+	/* Acquire: the top's depth is read next (see push_bulk). */
+	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
+	for (;;) {
+		/* Relaxed: published by the CAS. */
+		rte_atomic_store_explicit(&s->link, tm_lifo_top(old),
 				rte_memory_order_relaxed);
-	return j;
+		/* Release: pairs with the acquire in tm_lifo_count_of. */
+		rte_atomic_store_explicit(&s->depth,
+				tm_lifo_count_of(l, tm_lifo_top(old)) +
+				TM_LIFO_GROUP, rte_memory_order_release);
+		TM_LIFO_TEST_YIELD();
+		/* Release / acquire: as in push_bulk. */
+		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
+				tm_lifo_pack(tm_lifo_ref(key, pos),
+					tm_lifo_tag(old)),
+				rte_memory_order_release,
+				rte_memory_order_acquire))
+			return retries;
+		retries++;
+	}
 }
 
 /**
@@ -321,11 +495,11 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 {
 	struct tm_lifo_slot *s, *last = NULL;
 	uint64_t old, new;
-	unsigned int i, j, len, pos, retries = 0;
+	unsigned int i, len, pos, retries = 0;
 	uint32_t first = 0, key, ref, below;
 
-	if (n == 0)
-		return 0;
+	if (n <= TM_LIFO_GROUP)
+		return n == 0 ? 0 : tm_lifo_push_group(l, objs, n, to_idx, ctx);
 
 	/* Full groups first: the top group is the one a pop reads whole. */
 	for (i = 0; i < n; i += len) {
@@ -338,9 +512,7 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		 * CAS below publishes it. Stale poppers may read it
 		 * concurrently, hence the atomics.
 		 */
-		for (j = 0; j < len - 1; j++)
-			rte_atomic_store_explicit(&s->obj[pos + j],
-					objs[i + j], rte_memory_order_relaxed);
+		tm_lifo_store_members(&s->obj[pos], &objs[i], len - 1);
 		ref = tm_lifo_ref(key, pos);
 		if (last == NULL)
 			first = ref;
@@ -446,8 +618,58 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 			continue;
 		}
 
-		nb_tail = 0;
 		ref = tm_lifo_top(old);
+		key = tm_lifo_ref_idx(ref);
+		pos = tm_lifo_ref_pos(ref);
+		if (pos + n < TM_LIFO_GROUP && key < l->capacity) {
+			/*
+			 * All n from the top group, which stays on top: copy
+			 * them now (relaxed, as in the walk below: a stale
+			 * value makes the CAS fail).
+			 */
+			s = &l->slot[key];
+			tm_lifo_load_members(tail, &s->obj[pos], n);
+			TM_LIFO_TEST_YIELD();
+			/* acq_rel / acquire: as the commit below. */
+			if (rte_atomic_compare_exchange_strong_explicit(
+					&l->head, &old,
+					tm_lifo_pack(tm_lifo_ref(key, pos + n),
+						tm_lifo_tag(old) + 1),
+					rte_memory_order_acq_rel,
+					rte_memory_order_acquire)) {
+				for (i = 0; i < n; i++)
+					objs[i] = tail[i];
+				return retries;
+			}
+			retries++;
+			continue;
+		}
+		if (pos + n == TM_LIFO_GROUP && key < l->capacity) {
+			/*
+			 * The rest of the top group, key included: nothing to
+			 * copy before the commit, the group is ours after it.
+			 * Relaxed link: a stale one makes the CAS fail.
+			 */
+			s = &l->slot[key];
+			ref = rte_atomic_load_explicit(&s->link,
+					rte_memory_order_relaxed);
+			TM_LIFO_TEST_YIELD();
+			/* acq_rel / acquire: as the commit below. */
+			if (rte_atomic_compare_exchange_strong_explicit(
+					&l->head, &old,
+					tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
+					rte_memory_order_acq_rel,
+					rte_memory_order_acquire)) {
+				/* Relaxed: ordered after the commit. */
+				tm_lifo_load_members(objs, &s->obj[pos], n - 1);
+				objs[n - 1] = to_obj(ctx, key);
+				return retries;
+			}
+			retries++;
+			continue;
+		}
+
+		nb_tail = 0;
 		for (i = 0; i < n; ) {
 			key = tm_lifo_ref_idx(ref);
 			/* Only a stale snapshot can end early: retry. */
@@ -464,12 +686,10 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 			 */
 			if (end < TM_LIFO_GROUP) {
 				/* The group stays on top, key included. */
-				while (pos < end)
-					tail[nb_tail++] =
-						rte_atomic_load_explicit(
-						&s->obj[pos++],
-						rte_memory_order_relaxed);
-				ref = tm_lifo_ref(key, pos);
+				nb_tail = end - pos;
+				tm_lifo_load_members(tail, &s->obj[pos],
+						nb_tail);
+				ref = tm_lifo_ref(key, end);
 				i = n;
 				break;
 			}

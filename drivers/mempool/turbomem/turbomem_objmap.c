@@ -168,21 +168,19 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 	m->c0 = m->chunks[0];
 	m->one_per_page = m->nb_chunks == 1 && c->per_page == 1 &&
 		c->pg_shift != TM_OBJMAP_NO_PAGE_SHIFT;
-	if (m->nb_chunks > 1) {
-		/* No table (no memory): the binary searches instead. */
-		if (m->obj_of == NULL)
-			m->obj_of = rte_malloc_socket("turbomem_objmap",
-					(size_t)m->capacity * sizeof(void *),
-					RTE_CACHE_LINE_SIZE, m->socket_id);
-		if (m->obj_of != NULL)
-			for (k = m->nb_chunks == 2 ? 0 : m->nb_chunks - 1;
-					k < m->nb_chunks; k++)
-				for (i = 0; i < m->chunks[k].nb_objs; i++)
-					m->obj_of[m->chunks[k].first_idx + i] =
-						tm_chunk_obj(m,
-							&m->chunks[k], i);
-		tm_objmap_build_blocks(m);
+	/* No table (no memory): the arithmetic and binary search instead. */
+	if (m->obj_of == NULL && m->nb_chunks == 1)
+		m->obj_of = rte_malloc_socket("turbomem_objmap",
+				(size_t)m->capacity * sizeof(void *),
+				RTE_CACHE_LINE_SIZE, m->socket_id);
+	if (m->obj_of != NULL) {
+		k = m->nb_chunks - 1;
+		for (i = 0; i < m->chunks[k].nb_objs; i++)
+			m->obj_of[m->chunks[k].first_idx + i] =
+				tm_chunk_obj(m, &m->chunks[k], i);
 	}
+	if (m->nb_chunks > 1)
+		tm_objmap_build_blocks(m);
 	return 0;
 }
 

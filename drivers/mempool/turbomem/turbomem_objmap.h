@@ -22,7 +22,9 @@
  * (the usual case: one memzone) no lookup is needed. With more (IOVA as PA
  * gives one per hugepage; populate_virt/populate_iova of scattered memory
  * gives any number), both directions stay O(1) whatever the chunk count:
- * - index to object: a table of object pointers (8 bytes per object);
+ * - index to object: a table of object pointers (8 bytes per object),
+ *   used for one chunk too: a load instead of ~30 instructions of
+ *   page arithmetic (measured with callgrind, 1-object gets);
  * - object to index: a table of address blocks of 2^blk_shift bytes,
  *   blk_shift = log2 of the smallest chunk rounded down, covering the span
  *   of the chunks. A block then meets at most two chunks (a third would
@@ -161,11 +163,10 @@ tm_objmap_to_obj(const void *ctx, uint32_t idx)
 		return (void *)((idx < c->k0 ? c->base : c->page0 +
 			((uintptr_t)(idx + 1 - c->k0) << c->pg_shift)) +
 			m->header_size);
-	if (unlikely(m->nb_chunks != 1)) {
-		if (likely(m->obj_of != NULL))
-			return m->obj_of[idx];
+	if (likely(m->obj_of != NULL))
+		return m->obj_of[idx];
+	if (unlikely(m->nb_chunks != 1))
 		c = tm_objmap_chunk_of_idx(m, idx);
-	}
 	return tm_chunk_obj(m, c, idx - c->first_idx);
 }
 
