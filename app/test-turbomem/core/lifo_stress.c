@@ -14,6 +14,10 @@
  *             threads through per-pair hand-off slots.
  *   aba       like mixed on a tiny pool, with a yield between reading the
  *             head and committing (build with -DTM_LIFO_TEST_HOOKS).
+ *   nofail    like mixed, but the pool holds at least threads x 2B
+ *             objects, so at least n are free whenever a thread asks for
+ *             n: every failed get is spurious and an error (exact
+ *             failures, under oversubscription).
  *
  * Oracles, checked on every run:
  *   - ownership ledger: each object has an atomic owner; a get swaps
@@ -23,13 +27,13 @@
  *     getter reads it, so a missing release/acquire is a data race that
  *     ThreadSanitizer reports;
  *   - exactness: a get returns 0 with every slot a valid object, or
- *     -ENOENT;
+ *     -ENOENT; in nofail, never -ENOENT;
  *   - count bounds: 0 <= count <= capacity whenever sampled;
  *   - conservation: got - put == held, per thread and in total;
  *   - final census: count == capacity at rest, a drain one by one sees
  *     every object exactly once, and one more get fails.
  *
- * Usage: tm-lifo-stress [-m mixed|pipeline|aba] [-t threads] [-n objects]
+ * Usage: tm-lifo-stress [-m mixed|pipeline|aba|nofail] [-t threads] [-n objects]
  *        [-b max_bulk] [-i iterations per thread] [-s seed]
  * TM_STRESS_SCALE multiplies the iterations (soak runs).
  */
@@ -65,7 +69,7 @@ struct obj {
 	char pad[56];
 };
 
-enum shape { SHAPE_MIXED, SHAPE_PIPELINE, SHAPE_ABA };
+enum shape { SHAPE_MIXED, SHAPE_PIPELINE, SHAPE_ABA, SHAPE_NOFAIL };
 
 static struct obj *objs;
 static struct tm_lifo *lifo;
@@ -140,6 +144,9 @@ get_bulk(struct obj **out, unsigned int n, uint32_t me)
 	if (ret < 0) {
 		if (ret != -ENOENT)
 			FAIL("get of %u returned %d", n, ret);
+		else if (shape == SHAPE_NOFAIL)
+			FAIL("spurious failure: get of %u with at least %u free",
+				n, n);
 		atomic_fetch_add_explicit(&total_fail, 1,
 				memory_order_relaxed);
 		return -1;
@@ -341,6 +348,8 @@ main(int argc, char **argv)
 				shape = SHAPE_PIPELINE;
 			else if (strcmp(optarg, "aba") == 0)
 				shape = SHAPE_ABA;
+			else if (strcmp(optarg, "nofail") == 0)
+				shape = SHAPE_NOFAIL;
 			else
 				goto usage;
 			break;
@@ -356,12 +365,18 @@ main(int argc, char **argv)
 	if (nb_threads == 0 || nb_objs == 0 || max_bulk == 0 ||
 			(shape == SHAPE_PIPELINE && nb_threads % 2 != 0))
 		goto usage;
+	if (shape == SHAPE_NOFAIL && nb_objs < nb_threads * 2 * max_bulk) {
+		fprintf(stderr, "nofail needs at least threads x 2 x bulk = %u objects\n",
+			nb_threads * 2 * max_bulk);
+		return 2;
+	}
 	if (scale != NULL)
 		iterations *= strtoul(scale, NULL, 0);
 
 	printf("tm-lifo-stress: shape %s threads %u objects %u bulk 1..%u iterations %lu seed %" PRIu64 "\n",
 		shape == SHAPE_MIXED ? "mixed" :
-		shape == SHAPE_PIPELINE ? "pipeline" : "aba",
+		shape == SHAPE_PIPELINE ? "pipeline" :
+		shape == SHAPE_ABA ? "aba" : "nofail",
 		nb_threads, nb_objs, max_bulk, iterations, seed);
 
 	objs = aligned_alloc(64, sizeof(*objs) * nb_objs);
@@ -430,7 +445,7 @@ main(int argc, char **argv)
 	return atomic_load(&errors) == 0 ? 0 : 1;
 
 usage:
-	fprintf(stderr, "usage: %s [-m mixed|pipeline|aba] [-t threads] [-n objects] [-b max_bulk] [-i iterations] [-s seed]\n",
+	fprintf(stderr, "usage: %s [-m mixed|pipeline|aba|nofail] [-t threads] [-n objects] [-b max_bulk] [-i iterations] [-s seed]\n",
 		argv[0]);
 	return 2;
 }
