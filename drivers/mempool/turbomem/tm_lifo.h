@@ -149,6 +149,10 @@ extern "C" {
 #ifndef TM_LIFO_TEST_YIELD
 #define TM_LIFO_TEST_YIELD() do { } while (0)
 #endif
+/* Test-only point of a pop between reading the head and its top's depth. */
+#ifndef TM_LIFO_TEST_YIELD_READ
+#define TM_LIFO_TEST_YIELD_READ() do { } while (0)
+#endif
 
 /** The slot of a group's key: the group's other members and its link. */
 struct tm_lifo_slot {
@@ -603,6 +607,7 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 	 */
 	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
 	for (;;) {
+		TM_LIFO_TEST_YIELD_READ();
 		count = tm_lifo_count_of(l, tm_lifo_top(old));
 		if (count < n) {
 			/*
