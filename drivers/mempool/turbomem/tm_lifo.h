@@ -154,6 +154,13 @@ extern "C" {
 #define TM_LIFO_TEST_YIELD_READ() do { } while (0)
 #endif
 
+/*
+ * An atomic object pointer, as a type: "const RTE_ATOMIC(void *) *" would
+ * put the const on the pointee where RTE_ATOMIC(t) is plain t (DPDK built
+ * without enable_stdatomic).
+ */
+typedef RTE_ATOMIC(void *) tm_lifo_obj_t;
+
 /** The slot of a group's key: the group's other members and its link. */
 struct tm_lifo_slot {
 	/** Reference of the next group. Atomic: stale readers race. */
@@ -161,7 +168,7 @@ struct tm_lifo_slot {
 	/** G + objects below this group when it was pushed. */
 	RTE_ATOMIC(uint32_t) depth;
 	/** Members taken before the key, used from obj[pos] on. */
-	RTE_ATOMIC(void *) obj[TM_LIFO_GROUP - 1];
+	tm_lifo_obj_t obj[TM_LIFO_GROUP - 1];
 };
 
 _Static_assert(sizeof(void *) != 8 ||
@@ -290,7 +297,7 @@ tm_lifo_count(struct tm_lifo *l)
  * element instead of 2.
  */
 static inline void
-tm_lifo_load_members(void **dst, const RTE_ATOMIC(void *) *src,
+tm_lifo_load_members(void **dst, const tm_lifo_obj_t *src,
 		unsigned int cnt)
 {
 	switch (cnt) {
@@ -362,7 +369,7 @@ tm_lifo_load_members(void **dst, const RTE_ATOMIC(void *) *src,
 }
 
 static inline void
-tm_lifo_store_members(RTE_ATOMIC(void *) *dst, void * const *src,
+tm_lifo_store_members(tm_lifo_obj_t *dst, void * const *src,
 		unsigned int cnt)
 {
 	switch (cnt) {
