@@ -15,7 +15,7 @@ tm_objmap_init(struct tm_objmap *m, const struct rte_mempool *mp)
 	memset(m, 0, sizeof(*m));
 	m->header_size = mp->header_size;
 	m->total_sz = mp->header_size + mp->elt_size + mp->trailer_size;
-	m->rec_total = rte_reciprocal_value_u64(m->total_sz);
+	m->div_magic = UINT64_MAX / m->total_sz + 1;
 	m->socket_id = mp->socket_id;
 	m->capacity = mp->size;
 }
@@ -44,6 +44,9 @@ tm_objmap_plan(const struct tm_objmap *m, struct tm_chunk *c, char *va,
 	uint64_t n, in_first;
 
 	memset(c, 0, sizeof(*c));
+	/* tm_objmap_div() is exact for offsets below 2^64 / total. */
+	if (len >= UINT64_MAX / total)
+		return 0;
 	c->base = (uintptr_t)va;
 	c->end = c->base + len;
 	c->first_idx = m->nb_objs;

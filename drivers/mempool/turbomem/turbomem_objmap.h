@@ -74,7 +74,12 @@ struct tm_objmap_blk {
 struct tm_objmap {
 	uint32_t header_size;	/**< bytes from element start to object */
 	uint32_t total_sz;	/**< header + element + trailer */
-	struct rte_reciprocal_u64 rec_total;
+	/**
+	 * ceil(2^64 / total_sz): x / total_sz is the high half of
+	 * x * div_magic, exact for every x with x * total_sz < 2^64 (any
+	 * offset inside a chunk, see tm_objmap_plan).
+	 */
+	uint64_t div_magic;
 	uint32_t nb_objs;	/**< indices handed out so far */
 	uint32_t nb_chunks;
 	uint32_t cap_chunks;
@@ -131,6 +136,19 @@ tm_chunk_obj(const struct tm_objmap *m, const struct tm_chunk *c, uint32_t i)
 	return (void *)(elt + m->header_size);
 }
 
+/*
+ * x / total_sz with one 64 x 64 -> 128-bit multiplication (a single mul on
+ * x86-64), where rte_reciprocal_divide_u64 emulates it in about 10
+ * instructions. With m = ceil(2^64 / d) = (2^64 + e) / d, 0 <= e < d:
+ * x * m / 2^64 = x / d + x * e / (d * 2^64), and x * e < x * d < 2^64
+ * keeps the error below 1 / d, so the floor is exact.
+ */
+static inline uint32_t
+tm_objmap_div(const struct tm_objmap *m, uint64_t x)
+{
+	return (uint32_t)(((unsigned __int128)x * m->div_magic) >> 64);
+}
+
 static inline uint32_t
 tm_chunk_idx(const struct tm_objmap *m, const struct tm_chunk *c,
 		uintptr_t elt)
@@ -139,11 +157,9 @@ tm_chunk_idx(const struct tm_objmap *m, const struct tm_chunk *c,
 	uint64_t p = d >> c->pg_shift;
 
 	if (p == 0)
-		return (uint32_t)rte_reciprocal_divide_u64(elt - c->base,
-				&m->rec_total);
+		return tm_objmap_div(m, elt - c->base);
 	return c->k0 + (uint32_t)(p - 1) * c->per_page +
-		(uint32_t)rte_reciprocal_divide_u64(d & c->pg_mask,
-				&m->rec_total);
+		tm_objmap_div(m, d & c->pg_mask);
 }
 
 const struct tm_chunk *tm_objmap_chunk_of_idx(const struct tm_objmap *m,
