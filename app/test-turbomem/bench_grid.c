@@ -417,7 +417,13 @@ bench_chunks(void)
 		const char *skip[BENCH_MAX_HANDLERS];
 		unsigned int bulk = o->bulks[b], keep = o->keeps[k];
 
-		bench_progress("chunks: bulk %u keep %u cache 0", bulk, keep);
+		char bulk_s[16];
+
+		if (bulk == BENCH_BULK_RANDOM)
+			snprintf(bulk_s, sizeof(bulk_s), "random");
+		else
+			snprintf(bulk_s, sizeof(bulk_s), "%u", bulk);
+		bench_progress("chunks: bulk %s keep %u cache 0", bulk_s, keep);
 		if (bulk != BENCH_BULK_RANDOM && keep % bulk != 0)
 			continue;
 		for (h = 0; h < o->nb_handlers; h++)
@@ -474,9 +480,9 @@ bench_chunks(void)
 				bench_row_add(&row);
 			}
 			if (skip[h] == NULL)
-				printf("chunks: %s bulk %u keep %u: %u chunks / 1 chunk = %.3fx time per object\n",
-					o->handlers[h], bulk, keep, BENCH_CHUNKS,
-					med[0] / med[1]);
+				printf("chunks: %s bulk %s keep %u: %u chunks / 1 chunk = %.3fx time per object\n",
+					o->handlers[h], bulk_s, keep,
+					BENCH_CHUNKS, med[0] / med[1]);
 		}
 	}
 	free(r.w);
