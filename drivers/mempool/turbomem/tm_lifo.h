@@ -292,152 +292,70 @@ tm_lifo_count(struct tm_lifo *l)
 
 /*
  * Copy cnt (< G) group members between a slot and a table, relaxed (the
- * callers say what orders them). Spelled out as a switch that falls
- * through: compilers keep loops of atomics rolled, about 7 instructions an
- * element instead of 2.
+ * callers say what orders them). A whole group is spelled out (compilers
+ * keep loops of atomics rolled: about 7 instructions an element instead
+ * of 2); other counts take a plain loop, whose branch predicts well where
+ * a jump table on random counts mispredicts (measured: 25% slower gets
+ * and puts of random bulks with a fall-through switch).
  */
 static inline void
-tm_lifo_load_members(void **dst, const tm_lifo_obj_t *src,
-		unsigned int cnt)
+tm_lifo_load_members(void **dst, const tm_lifo_obj_t *src, unsigned int cnt)
 {
-	switch (cnt) {
+	unsigned int k;
+
+	if (cnt == TM_LIFO_GROUP - 1) {
+		dst[0] = rte_atomic_load_explicit(&src[0], rte_memory_order_relaxed);
+		dst[1] = rte_atomic_load_explicit(&src[1], rte_memory_order_relaxed);
+		dst[2] = rte_atomic_load_explicit(&src[2], rte_memory_order_relaxed);
+		dst[3] = rte_atomic_load_explicit(&src[3], rte_memory_order_relaxed);
+		dst[4] = rte_atomic_load_explicit(&src[4], rte_memory_order_relaxed);
+		dst[5] = rte_atomic_load_explicit(&src[5], rte_memory_order_relaxed);
+		dst[6] = rte_atomic_load_explicit(&src[6], rte_memory_order_relaxed);
 #if TM_LIFO_GROUP == 16
-	case 15:
-		dst[14] = rte_atomic_load_explicit(&src[14],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 14:
-		dst[13] = rte_atomic_load_explicit(&src[13],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 13:
-		dst[12] = rte_atomic_load_explicit(&src[12],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 12:
-		dst[11] = rte_atomic_load_explicit(&src[11],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 11:
-		dst[10] = rte_atomic_load_explicit(&src[10],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 10:
-		dst[9] = rte_atomic_load_explicit(&src[9],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 9:
-		dst[8] = rte_atomic_load_explicit(&src[8],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 8:
-		dst[7] = rte_atomic_load_explicit(&src[7],
-				rte_memory_order_relaxed);
+		dst[7] = rte_atomic_load_explicit(&src[7], rte_memory_order_relaxed);
+		dst[8] = rte_atomic_load_explicit(&src[8], rte_memory_order_relaxed);
+		dst[9] = rte_atomic_load_explicit(&src[9], rte_memory_order_relaxed);
+		dst[10] = rte_atomic_load_explicit(&src[10], rte_memory_order_relaxed);
+		dst[11] = rte_atomic_load_explicit(&src[11], rte_memory_order_relaxed);
+		dst[12] = rte_atomic_load_explicit(&src[12], rte_memory_order_relaxed);
+		dst[13] = rte_atomic_load_explicit(&src[13], rte_memory_order_relaxed);
+		dst[14] = rte_atomic_load_explicit(&src[14], rte_memory_order_relaxed);
 #endif
-		/* fall through */
-	case 7:
-		dst[6] = rte_atomic_load_explicit(&src[6],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 6:
-		dst[5] = rte_atomic_load_explicit(&src[5],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 5:
-		dst[4] = rte_atomic_load_explicit(&src[4],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 4:
-		dst[3] = rte_atomic_load_explicit(&src[3],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 3:
-		dst[2] = rte_atomic_load_explicit(&src[2],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 2:
-		dst[1] = rte_atomic_load_explicit(&src[1],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 1:
-		dst[0] = rte_atomic_load_explicit(&src[0],
-				rte_memory_order_relaxed);
-		/* fall through */
-	default:
-		break;
+		return;
 	}
+	for (k = 0; k < cnt; k++)
+		dst[k] = rte_atomic_load_explicit(&src[k],
+				rte_memory_order_relaxed);
 }
 
 static inline void
-tm_lifo_store_members(tm_lifo_obj_t *dst, void * const *src,
-		unsigned int cnt)
+tm_lifo_store_members(tm_lifo_obj_t *dst, void * const *src, unsigned int cnt)
 {
-	switch (cnt) {
+	unsigned int k;
+
+	if (cnt == TM_LIFO_GROUP - 1) {
+		rte_atomic_store_explicit(&dst[0], src[0], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[1], src[1], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[2], src[2], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[3], src[3], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[4], src[4], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[5], src[5], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[6], src[6], rte_memory_order_relaxed);
 #if TM_LIFO_GROUP == 16
-	case 15:
-		rte_atomic_store_explicit(&dst[14], src[14],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 14:
-		rte_atomic_store_explicit(&dst[13], src[13],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 13:
-		rte_atomic_store_explicit(&dst[12], src[12],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 12:
-		rte_atomic_store_explicit(&dst[11], src[11],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 11:
-		rte_atomic_store_explicit(&dst[10], src[10],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 10:
-		rte_atomic_store_explicit(&dst[9], src[9],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 9:
-		rte_atomic_store_explicit(&dst[8], src[8],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 8:
-		rte_atomic_store_explicit(&dst[7], src[7],
-				rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[7], src[7], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[8], src[8], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[9], src[9], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[10], src[10], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[11], src[11], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[12], src[12], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[13], src[13], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[14], src[14], rte_memory_order_relaxed);
 #endif
-		/* fall through */
-	case 7:
-		rte_atomic_store_explicit(&dst[6], src[6],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 6:
-		rte_atomic_store_explicit(&dst[5], src[5],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 5:
-		rte_atomic_store_explicit(&dst[4], src[4],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 4:
-		rte_atomic_store_explicit(&dst[3], src[3],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 3:
-		rte_atomic_store_explicit(&dst[2], src[2],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 2:
-		rte_atomic_store_explicit(&dst[1], src[1],
-				rte_memory_order_relaxed);
-		/* fall through */
-	case 1:
-		rte_atomic_store_explicit(&dst[0], src[0],
-				rte_memory_order_relaxed);
-		/* fall through */
-	default:
-		break;
+		return;
 	}
+	for (k = 0; k < cnt; k++)
+		rte_atomic_store_explicit(&dst[k], src[k],
+				rte_memory_order_relaxed);
 }
 
 /*
