@@ -992,6 +992,7 @@ static const struct {
 	{ "cache", bench_cache },
 	{ "frag", bench_frag },
 	{ "pages", bench_pages },
+	{ "chunks", bench_chunks },
 };
 
 static int
@@ -1017,7 +1018,7 @@ test_bench(void)
 			ret = TEST_FAILED;
 	}
 	if (ran == 0) {
-		printf("unknown scenario \"%s\" (grid, pipeline, locality, deep, hw, cache, frag, pages, all)\n",
+		printf("unknown scenario \"%s\" (grid, pipeline, locality, deep, hw, cache, frag, pages, chunks, all)\n",
 			scenario);
 		return TEST_FAILED;
 	}

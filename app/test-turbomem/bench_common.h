@@ -61,6 +61,12 @@
  *           exports rte_pmd_turbomem_mem_info).
  *           Figures: cycles per mbuf, best of the rounds (and dTLB misses
  *           and CPU cycles per mbuf where the PMU exists).
+ * chunks    the grid loop, 1 worker, cache 0, on a pool populated from one
+ *           chunk and on one populated from 1000 separate chunks (4 KB
+ *           apart, shuffled order: the shape IOVA as PA or
+ *           populate_iova/populate_virt of scattered memory gives);
+ *           bulks and keeps of the options. Figures as grid, plus each
+ *           handler's ratio 1000 chunks / 1 chunk (time per object).
  * hw        the locality workload (cache 0) under perf_event_open counters:
  *           dTLB load misses and CPU cycles per object; "n/a" when the
  *           machine has no PMU (--pmu off simulates that).
@@ -84,7 +90,7 @@
  *           throughput, for the 22.11 and 26.07 mempool caches
  *           (bench_cache.c has the workload and its options).
  *
- * Options: --scenario grid|pipeline|locality|deep|hw|cache|frag|pages|all
+ * Options: --scenario grid|pipeline|locality|deep|hw|cache|frag|pages|chunks|all
  *          --handlers a,b,...   (default ring_mp_mc,ring_mt_rts,ring_mt_hts,
  *                                stack,lf_stack,bucket,turbomem; the first is
  *                                the baseline of the ratios)
@@ -244,5 +250,6 @@ int bench_hw(void);
 int bench_cache(void);
 int bench_frag(void);
 int bench_pages(void);
+int bench_chunks(void);
 
 #endif /* TM_BENCH_COMMON_H */

@@ -318,3 +318,173 @@ bench_grid(void)
 	free(r.w);
 	return ret;
 }
+
+/*
+ * chunks: the grid loop on 1 worker (bulks and keeps of the options, cache
+ * 0) over two pools of the same objects: one populated from a single
+ * chunk, one from BENCH_CHUNKS separate chunks (a few objects each, 4 KB
+ * apart, populated in shuffled address order), the shape of a pool that
+ * IOVA as PA (one chunk per hugepage) or populate_virt/populate_iova of
+ * scattered memory builds. Figures as grid; the row's layout says which
+ * pool, and a summary line gives each handler's ratio of the two.
+ */
+#define BENCH_CHUNKS 1000
+#define BENCH_CHUNK_GAP 4096
+
+static struct rte_mempool *
+chunks_pool(const char *ops, unsigned int size, unsigned int nb_chunks,
+		const struct rte_memzone **mzp)
+{
+	struct rte_mempool *mp;
+	const struct rte_memzone *mz;
+	unsigned int per, i, k, *order = NULL;
+	size_t elt, piece, len;
+	uint64_t st = bench_opts.seed + 7;
+	int r;
+
+	*mzp = NULL;
+	mp = rte_mempool_create_empty("tm_bench_chunks", size, GRID_ELT_SIZE,
+			0, 0, SOCKET_ID_ANY, RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, ops, NULL) != 0)
+		goto fail;
+	elt = mp->header_size + mp->elt_size + mp->trailer_size;
+	per = (size + nb_chunks - 1) / nb_chunks;
+	piece = per * elt + (nb_chunks > 1 ? BENCH_CHUNK_GAP : 0);
+	len = piece * nb_chunks;
+	mz = rte_memzone_reserve_aligned("tm_bench_chunks", len,
+			SOCKET_ID_ANY, 0, 4096);
+	if (mz == NULL)
+		goto fail;
+	*mzp = mz;
+	order = malloc(sizeof(*order) * nb_chunks);
+	if (order == NULL)
+		goto fail;
+	for (i = 0; i < nb_chunks; i++)
+		order[i] = i;
+	for (i = nb_chunks - 1; i > 0; i--) {
+		k = bench_rand(&st) % (i + 1);
+		RTE_SWAP(order[i], order[k]);
+	}
+	for (i = 0; i < nb_chunks && mp->populated_size < size; i++) {
+		r = rte_mempool_populate_iova(mp,
+				(char *)mz->addr + (size_t)order[i] * piece,
+				RTE_BAD_IOVA, per * elt, NULL, NULL);
+		if (r <= 0)
+			goto fail;
+	}
+	free(order);
+	if (mp->populated_size != size)
+		goto fail_pool;
+	return mp;
+fail:
+	free(order);
+fail_pool:
+	rte_mempool_free(mp);
+	rte_memzone_free(*mzp);
+	*mzp = NULL;
+	return NULL;
+}
+
+int
+bench_chunks(void)
+{
+	const struct bench_opts *o = &bench_opts;
+	static const unsigned int nb_chunks[2] = { 1, BENCH_CHUNKS };
+	unsigned int nworkers = rte_lcore_count() - 1;
+	unsigned int b, k, p, h, round, size;
+	struct grid_run r;
+	int ret = TEST_SUCCESS;
+
+	if (nworkers != 1) {
+		printf("chunks needs exactly one worker lcore\n");
+		return TEST_FAILED;
+	}
+	memset(&r, 0, sizeof(r));
+	r.w = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*r.w));
+	if (r.w == NULL)
+		return TEST_FAILED;
+	grid_seq(r.w, 1);
+	size = 2 * (BENCH_MAX_KEEP + RTE_MEMPOOL_CACHE_MAX_SIZE) - 1;
+	grid_warm_up(&r, 1, false, size);
+
+	for (b = 0; b < o->nb_bulks; b++)
+	for (k = 0; k < o->nb_keeps; k++) {
+		double rate[2][BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
+		double cyc[2][BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
+		unsigned int errs[2][BENCH_MAX_HANDLERS] = { { 0 } };
+		const char *skip[BENCH_MAX_HANDLERS];
+		unsigned int bulk = o->bulks[b], keep = o->keeps[k];
+
+		char bulk_s[16];
+
+		if (bulk == BENCH_BULK_RANDOM)
+			snprintf(bulk_s, sizeof(bulk_s), "random");
+		else
+			snprintf(bulk_s, sizeof(bulk_s), "%u", bulk);
+		bench_progress("chunks: bulk %s keep %u cache 0", bulk_s, keep);
+		if (bulk != BENCH_BULK_RANDOM && keep % bulk != 0)
+			continue;
+		for (h = 0; h < o->nb_handlers; h++)
+			skip[h] = bench_handler_skip(o->handlers[h], false,
+					GRID_ELT_SIZE);
+		r.bulk = bulk;
+		r.keep = keep;
+		r.use_cache = false;
+		for (round = 0; round < o->rounds; round++)
+		for (h = 0; h < o->nb_handlers; h++)
+		for (p = 0; p < 2; p++) {
+			const struct rte_memzone *mz;
+			unsigned int e = 0;
+
+			rate[p][h][round] = cyc[p][h][round] = NAN;
+			if (skip[h] != NULL)
+				continue;
+			r.mp = chunks_pool(o->handlers[h], size, nb_chunks[p],
+					&mz);
+			if (r.mp == NULL)
+				continue;
+			rate[p][h][round] = grid_measure(&r, 1, false,
+					o->seconds, &cyc[p][h][round], &e);
+			errs[p][h] += e;
+			rte_mempool_free(r.mp);
+			rte_memzone_free(mz);
+		}
+		for (h = 0; h < o->nb_handlers; h++) {
+			double med[2] = { NAN, NAN };
+
+			for (p = 0; p < 2; p++) {
+				struct bench_row row;
+
+				bench_row_init(&row, "chunks", o->handlers[h]);
+				snprintf(row.layout, sizeof(row.layout),
+					"%u chunk%s", nb_chunks[p],
+					nb_chunks[p] > 1 ? "s" : "");
+				snprintf(row.threads, sizeof(row.threads),
+					"eal");
+				row.workers = 1;
+				row.cpus = bench_worker_cpus();
+				row.bulk = bulk;
+				row.keep = keep;
+				row.cache = 0;
+				row.pool_size = size;
+				if (bench_row_rates(&row, skip[h], rate[p][h],
+						cyc[p][h], o->rounds) < 0)
+					ret = TEST_FAILED;
+				else if (skip[h] == NULL && errs[p][h] > 0)
+					snprintf(row.status, sizeof(row.status),
+						"ok; %u gets found the pool empty",
+						errs[p][h]);
+				med[p] = row.mobj_s;
+				bench_row_add(&row);
+			}
+			if (skip[h] == NULL)
+				printf("chunks: %s bulk %s keep %u: %u chunks / 1 chunk = %.3fx time per object\n",
+					o->handlers[h], bulk_s, keep,
+					BENCH_CHUNKS, med[0] / med[1]);
+		}
+	}
+	free(r.w);
+	return ret;
+}

@@ -14,6 +14,24 @@
  *             threads through per-pair hand-off slots.
  *   aba       like mixed on a tiny pool, with a yield between reading the
  *             head and committing (build with -DTM_LIFO_TEST_HOOKS).
+ *   exact     one thread, deterministic (build with -DTM_LIFO_TEST_HOOKS):
+ *             a hook plays another thread at a preemption point:
+ *             - ABA: a pop of X (X -> Y) is preempted before its commit;
+ *               the other pops X and Y, pushes W and X: the stale commit
+ *               must fail (tag), the pop get X, the next pop W, not Y;
+ *             - push retry: a push of X is preempted before its commit,
+ *               the other pushes Y: X's retry must count Y below it;
+ *             - failed get: a pop of 3 of 3 is preempted before its
+ *               commit, the other takes 1: -ENOENT, table untouched,
+ *               count 2;
+ *             - stale depth: a pop of 2 reads the head {K} (K, A below),
+ *               then the other pops K and A, pushes K alone and A on
+ *               top: K's depth now says 1, the head says 2 are free; the
+ *               pop must re-read the head and succeed, not fail.
+ *   nofail    like mixed, but the pool holds at least threads x 2B
+ *             objects, so at least n are free whenever a thread asks for
+ *             n: every failed get is spurious and an error (exact
+ *             failures, under oversubscription).
  *
  * Oracles, checked on every run:
  *   - ownership ledger: each object has an atomic owner; a get swaps
@@ -23,13 +41,13 @@
  *     getter reads it, so a missing release/acquire is a data race that
  *     ThreadSanitizer reports;
  *   - exactness: a get returns 0 with every slot a valid object, or
- *     -ENOENT;
+ *     -ENOENT; in nofail, never -ENOENT;
  *   - count bounds: 0 <= count <= capacity whenever sampled;
  *   - conservation: got - put == held, per thread and in total;
  *   - final census: count == capacity at rest, a drain one by one sees
  *     every object exactly once, and one more get fails.
  *
- * Usage: tm-lifo-stress [-m mixed|pipeline|aba] [-t threads] [-n objects]
+ * Usage: tm-lifo-stress [-m mixed|pipeline|aba|nofail|exact] [-t threads] [-n objects]
  *        [-b max_bulk] [-i iterations per thread] [-s seed]
  * TM_STRESS_SCALE multiplies the iterations (soak runs).
  */
@@ -46,12 +64,36 @@
 #include <unistd.h>
 
 #ifdef TM_LIFO_TEST_HOOKS
-/* Yield on roughly one commit in eight to let others slip in (ABA). */
+/*
+ * Preemption points (single-threaded "exact" shape: a hook, run once, plays
+ * another thread there; other shapes: a yield on roughly one commit in
+ * eight, to let others slip in: ABA).
+ */
+typedef void (hook_fn_t)(void);
+static hook_fn_t *hook_commit, *hook_read;
 static _Thread_local uint32_t tm_yield_rng = 1;
+
+static void
+run_hook(hook_fn_t **h)
+{
+	hook_fn_t *f = *h;
+
+	*h = NULL;
+	f();
+}
+
 #define TM_LIFO_TEST_YIELD() do { \
+	if (hook_commit != NULL) { \
+		run_hook(&hook_commit); \
+		break; \
+	} \
 	tm_yield_rng = tm_yield_rng * 1103515245u + 12345u; \
 	if (((tm_yield_rng >> 16) & 7) == 0) \
 		sched_yield(); \
+} while (0)
+#define TM_LIFO_TEST_YIELD_READ() do { \
+	if (hook_read != NULL) \
+		run_hook(&hook_read); \
 } while (0)
 #endif
 
@@ -65,7 +107,7 @@ struct obj {
 	char pad[56];
 };
 
-enum shape { SHAPE_MIXED, SHAPE_PIPELINE, SHAPE_ABA };
+enum shape { SHAPE_MIXED, SHAPE_PIPELINE, SHAPE_ABA, SHAPE_NOFAIL, SHAPE_EXACT };
 
 static struct obj *objs;
 static struct tm_lifo *lifo;
@@ -140,6 +182,9 @@ get_bulk(struct obj **out, unsigned int n, uint32_t me)
 	if (ret < 0) {
 		if (ret != -ENOENT)
 			FAIL("get of %u returned %d", n, ret);
+		else if (shape == SHAPE_NOFAIL)
+			FAIL("spurious failure: get of %u with at least %u free",
+				n, n);
 		atomic_fetch_add_explicit(&total_fail, 1,
 				memory_order_relaxed);
 		return -1;
@@ -285,17 +330,171 @@ pipeline_worker(void *arg)
 	return NULL;
 }
 
+#ifdef TM_LIFO_TEST_HOOKS
+/* --- exact: deterministic interleavings (see the file comment) --- */
+
+static struct obj *ex_x, *ex_y, *ex_w;
+static int ex_ret;
+
+static void
+push1(struct obj *o)
+{
+	tm_lifo_push_bulk(lifo, (void * const *)&o, 1, to_idx, NULL);
+}
+
+/* A group-sized table: gcc cannot bound the walk's copy for small n. */
+static int
+popn(struct obj **out, unsigned int n)
+{
+	return tm_lifo_pop_bulk(lifo, (void **)out, n, to_obj, NULL);
+}
+
+static void
+aba_hook(void)
+{
+	struct obj *t[TM_LIFO_GROUP];
+
+	ex_ret = popn(t, 1) < 0 || t[0] != ex_x;
+	ex_ret |= popn(t, 1) < 0 || t[0] != ex_y;
+	push1(ex_w);
+	push1(ex_x);
+}
+
+static void
+push_hook(void)
+{
+	push1(ex_y);
+}
+
+static void
+take_hook(void)
+{
+	struct obj *t[TM_LIFO_GROUP];
+
+	ex_ret = popn(t, 1);
+	ex_y = t[0];
+}
+
+/* ex_x = K on top of ex_w = A: pop both, push K alone, A on top. */
+static void
+stale_hook(void)
+{
+	struct obj *t[TM_LIFO_GROUP];
+
+	ex_ret = popn(t, 2) < 0 || t[0] != ex_x || t[1] != ex_w;
+	push1(ex_x);
+	push1(ex_w);
+}
+
+static void
+exact(void)
+{
+	struct obj **all = calloc(nb_objs, sizeof(*all));
+	struct obj *t[TM_LIFO_GROUP], *sentinel = (struct obj *)&t;
+	unsigned int i;
+	int r;
+
+	if (all == NULL || nb_objs < 6 || popn(all, nb_objs) < 0) {
+		FAIL("exact: needs at least 6 objects, all free");
+		free(all);
+		return;
+	}
+
+	/* ABA */
+	ex_x = all[0];
+	ex_y = all[1];
+	ex_w = all[2];
+	push1(ex_y);
+	push1(ex_x);
+	hook_commit = aba_hook;
+	r = popn(t, 1);
+	if (hook_commit != NULL || ex_ret != 0)
+		FAIL("exact aba: the interfering pops did not run as planned");
+	if (r < 0 || t[0] != ex_x)
+		FAIL("exact aba: pop returned %d, %p (X is %p)", r,
+			(void *)t[0], (void *)ex_x);
+	if (tm_lifo_count(lifo) != 1)
+		FAIL("exact aba: count %u, expected 1 (W)",
+			tm_lifo_count(lifo));
+	r = popn(t, 1);
+	if (r < 0 || t[0] != ex_w)
+		FAIL("exact aba: stale commit: popped %p (Y, held, is %p), expected W %p",
+			(void *)t[0], (void *)ex_y, (void *)ex_w);
+
+	/* push retry: the list is empty */
+	ex_x = all[0];
+	ex_y = all[1];
+	hook_commit = push_hook;
+	push1(ex_x);
+	if (hook_commit != NULL)
+		FAIL("exact push retry: the interfering push did not run");
+	if (tm_lifo_count(lifo) != 2)
+		FAIL("exact push retry: count %u, expected 2",
+			tm_lifo_count(lifo));
+	r = popn(t, 2);
+	if (r < 0 || t[0] != ex_x || t[1] != ex_y)
+		FAIL("exact push retry: pop of 2 returned %d", r);
+
+	/* failed get: 3 single-object groups */
+	for (i = 0; i < 3; i++)
+		push1(all[i]);
+	for (i = 0; i < 3; i++)
+		t[i] = sentinel;
+	hook_commit = take_hook;
+	r = popn(t, 3);
+	if (hook_commit != NULL || ex_ret < 0)
+		FAIL("exact failed get: the interfering pop did not run");
+	if (r != -ENOENT)
+		FAIL("exact failed get: pop of 3 with 2 left returned %d", r);
+	for (i = 0; i < 3; i++)
+		if (t[i] != sentinel)
+			FAIL("exact failed get: entry %u written", i);
+	if (tm_lifo_count(lifo) != 2)
+		FAIL("exact failed get: count %u, expected 2",
+			tm_lifo_count(lifo));
+	r = popn(t, 2);
+	if (r < 0)
+		FAIL("exact failed get: pop of the 2 left returned %d", r);
+
+	/* stale depth: K on top of A */
+	ex_x = all[0];
+	ex_w = all[1];
+	push1(ex_w);
+	push1(ex_x);
+	hook_read = stale_hook;
+	r = popn(t, 2);
+	if (hook_read != NULL || ex_ret != 0)
+		FAIL("exact stale depth: the interference did not run as planned");
+	if (r < 0)
+		FAIL("exact stale depth: spurious failure %d with 2 objects free",
+			r);
+	else if (t[0] != ex_w || t[1] != ex_x)
+		FAIL("exact stale depth: got %p %p, expected A %p, K %p",
+			(void *)t[0], (void *)t[1], (void *)ex_w,
+			(void *)ex_x);
+
+	if (tm_lifo_count(lifo) != 0)
+		FAIL("exact: count %u at the end, expected 0",
+			tm_lifo_count(lifo));
+	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
+	printf("tm-lifo-stress: exact: ABA, push retry, failed get, stale depth checked\n");
+	free(all);
+}
+#endif
+
 static void
 census(void)
 {
 	uint8_t *seen = calloc(nb_objs, 1);
-	struct obj *o;
+	struct obj *o, *ob[TM_LIFO_GROUP];
 	uint32_t i, c, drained = 0;
 
 	c = tm_lifo_count(lifo);
 	if (c != nb_objs)
 		FAIL("count at rest %u, expected %u", c, nb_objs);
-	while (tm_lifo_pop_bulk(lifo, (void **)&o, 1, to_obj, NULL) >= 0) {
+	/* A group-sized table: gcc cannot bound the walk's copy for n = 1. */
+	while (tm_lifo_pop_bulk(lifo, (void **)ob, 1, to_obj, NULL) >= 0) {
+		o = ob[0];
 		i = to_idx(NULL, o);
 		if (i >= nb_objs) {
 			FAIL("census: object outside the pool");
@@ -339,6 +538,12 @@ main(int argc, char **argv)
 				shape = SHAPE_PIPELINE;
 			else if (strcmp(optarg, "aba") == 0)
 				shape = SHAPE_ABA;
+			else if (strcmp(optarg, "nofail") == 0)
+				shape = SHAPE_NOFAIL;
+#ifdef TM_LIFO_TEST_HOOKS
+			else if (strcmp(optarg, "exact") == 0)
+				shape = SHAPE_EXACT;
+#endif
 			else
 				goto usage;
 			break;
@@ -354,12 +559,19 @@ main(int argc, char **argv)
 	if (nb_threads == 0 || nb_objs == 0 || max_bulk == 0 ||
 			(shape == SHAPE_PIPELINE && nb_threads % 2 != 0))
 		goto usage;
+	if (shape == SHAPE_NOFAIL && nb_objs < nb_threads * 2 * max_bulk) {
+		fprintf(stderr, "nofail needs at least threads x 2 x bulk = %u objects\n",
+			nb_threads * 2 * max_bulk);
+		return 2;
+	}
 	if (scale != NULL)
 		iterations *= strtoul(scale, NULL, 0);
 
 	printf("tm-lifo-stress: shape %s threads %u objects %u bulk 1..%u iterations %lu seed %" PRIu64 "\n",
 		shape == SHAPE_MIXED ? "mixed" :
-		shape == SHAPE_PIPELINE ? "pipeline" : "aba",
+		shape == SHAPE_PIPELINE ? "pipeline" :
+		shape == SHAPE_ABA ? "aba" :
+		shape == SHAPE_NOFAIL ? "nofail" : "exact",
 		nb_threads, nb_objs, max_bulk, iterations, seed);
 
 	objs = aligned_alloc(64, sizeof(*objs) * nb_objs);
@@ -398,6 +610,12 @@ main(int argc, char **argv)
 		free(more);
 	}
 
+#ifdef TM_LIFO_TEST_HOOKS
+	if (shape == SHAPE_EXACT) {
+		exact();
+		nb_threads = 0;
+	}
+#endif
 	atomic_store(&producers_left, nb_threads / 2);
 	for (t = 0; t < nb_threads; t++) {
 		w[t].id = t;
@@ -428,7 +646,7 @@ main(int argc, char **argv)
 	return atomic_load(&errors) == 0 ? 0 : 1;
 
 usage:
-	fprintf(stderr, "usage: %s [-m mixed|pipeline|aba] [-t threads] [-n objects] [-b max_bulk] [-i iterations] [-s seed]\n",
+	fprintf(stderr, "usage: %s [-m mixed|pipeline|aba|nofail|exact] [-t threads] [-n objects] [-b max_bulk] [-i iterations] [-s seed]\n",
 		argv[0]);
 	return 2;
 }

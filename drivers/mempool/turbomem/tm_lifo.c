@@ -9,21 +9,25 @@ tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 {
 	uint32_t i;
 
-	if (!TM_CAS128_SUPPORTED)
-		return -ENOTSUP;
 	if (capacity == 0 || capacity > TM_LIFO_MAX_CAPACITY)
 		return -EINVAL;
 
 	l->capacity = capacity;
 	l->reserved = 0;
 	/*
-	 * A slot is filled by the push that publishes it; the links are set
-	 * so that a stale walk never reads an indeterminate value.
+	 * A slot is filled by the push that publishes it; links and depths
+	 * are set so that a stale walk never reads an indeterminate value.
+	 * Not concurrent with anything: relaxed stores.
 	 */
-	for (i = 0; i < capacity; i++)
-		atomic_init(&l->slot[i].link, tm_lifo_ref(TM_LIFO_NIL, 0));
-	/* Not concurrent with anything: plain initialization. */
-	l->head.top_count = tm_lifo_pack(tm_lifo_ref(TM_LIFO_NIL, 0), 0);
-	l->head.tag = 0;
+	for (i = 0; i < capacity; i++) {
+		rte_atomic_store_explicit(&l->slot[i].link,
+				tm_lifo_ref(TM_LIFO_NIL, 0),
+				rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&l->slot[i].depth, 0,
+				rte_memory_order_relaxed);
+	}
+	rte_atomic_store_explicit(&l->head,
+			tm_lifo_pack(tm_lifo_ref(TM_LIFO_NIL, 0), 0),
+			rte_memory_order_relaxed);
 	return 0;
 }

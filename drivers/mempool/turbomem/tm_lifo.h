@@ -9,42 +9,50 @@
  * @file
  * Lock-free LIFO of object groups: the core of the turbomem mempool driver.
  *
- * Freestanding: no DPDK include, so plain-pthread harnesses, ThreadSanitizer
- * and mutation builds use it directly.
+ * Freestanding: no DPDK include (atomics come from tm_atomic.h, which falls
+ * back to C11 <stdatomic.h> without DPDK), so plain-pthread harnesses,
+ * ThreadSanitizer and mutation builds use it directly.
  *
  * Structure. Every object of a pool has a fixed index in [0, capacity) and
  * one slot, slot[index] (128 bytes with the default TM_LIFO_GROUP of 16), in
  * an array that lives beside the head for the whole life of the pool. The
  * free objects form a list of groups of up to G = TM_LIFO_GROUP objects. A
  * group is named by its key, the object taken last from it; the key's slot
- * holds the other members' pointers and the link to the next group. Objects
+ * holds the other members' pointers, the link to the next group and the
+ * group's depth (G plus the number of objects below the group). Objects
  * leave a group in slot order (obj[pos], ..., obj[G - 2], then the key),
  * so a group's slot stays intact while any of its members is free: its key
  * is free too, and nobody else writes a free object's slot. A reference
  * {key, pos} names a group and the position of its next object; the head
- * is one 16-byte word {top reference, count, tag}.
+ * is one 8-byte word {top reference, tag}. The count is not in the head:
+ * it is depth(top key) - pos, read from the top group's slot.
  *
  * - push_bulk cuts the caller's n objects into groups of up to G, fills
  *   their slots privately (the caller owns those objects, hence the slots),
- *   points the last group at the current top and commits
- *   {first group, count + n} with one 8-byte compare-and-swap of the low
- *   half of the head (the tag is left alone, see ABA below). A failed CAS
- *   only rewrites the last link.
- * - pop_bulk reads the head, fails at once if count < n, otherwise walks
- *   the top groups to the reference after the n-th object (one link per
- *   group: ceil(n / G) + 1 slots at most, bounded by n, never by the list
- *   length) and commits {that reference, count - n, tag + 1} with one
- *   16-byte CAS. A partly taken group stays on top with a larger pos. The
- *   walk is speculative: a concurrent pop/push makes the CAS fail (the
- *   head changed) and the walk restarts from the fresh head. The pointers
- *   are copied to the caller's table only after the commit.
+ *   reads the head and the count below it, points the last group at the
+ *   top, writes every group's depth from that count, and commits
+ *   {first group, same tag} with one 8-byte compare-and-swap. A failed CAS
+ *   rewrites only the last link and the depths (one word per group).
+ * - pop_bulk reads the head and the top group's depth; with fewer than n
+ *   objects it re-reads the head and fails only if the head did not move
+ *   (the count it read was the count of that head: see "Exact failures").
+ *   Otherwise it walks the top groups to the reference after the n-th
+ *   object (one link per group: ceil(n / G) + 1 slots at most, bounded by
+ *   n, never by the list length) and commits {that reference, tag + 1}
+ *   with one 8-byte CAS. A partly taken group stays on top with a larger
+ *   pos (its depth is unchanged, so the count drops by what was taken). The
+ *   walk is speculative: a concurrent pop/push makes the CAS fail (the head
+ *   changed) and the walk restarts from the fresh head. The pointers are
+ *   copied to the caller's table only after the commit.
  *
  * One CAS per bulk operation, whatever n: the head is the only shared word
  * written, and a list (not an array) lets a push or pop of any size commit
  * in one step with nothing reserved beforehand, so a preempted thread holds
  * nothing that others wait for. Groups make the walk cheap: a pop copies
- * pointers from one slot per G objects instead of following one
- * dependent link per object.
+ * pointers from one slot per G objects instead of following one dependent
+ * link per object. The 8-byte head needs no cmpxchg16b (slower than an
+ * 8-byte lock cmpxchg on the CPUs measured) and no 16-byte atomics at all,
+ * so the core is plain C11 atomics on every 64-bit target.
  *
  * Synchronization (which operations may run concurrently with which):
  *
@@ -55,10 +63,17 @@
  * | tm_lifo_count    | yes (a snapshot)               | no                   |
  * | tm_lifo_init     | no                             | -                    |
  *
+ * Orderings (each atomic names its pair at its use):
+ * - push: slot members and links relaxed, depth release, head CAS release;
+ * - pop: head load acquire, depth load acquire, members and links relaxed,
+ *   head CAS acq_rel (acquire on failure).
+ *
  * Contracts:
  * - pop_bulk is all-or-nothing: >= 0 with exactly n objects, or -ENOENT
- *   with nothing taken and the caller's table untouched. The decision is
- *   made on one atomic snapshot of count.
+ *   with nothing taken and the caller's table untouched.
+ * - Exact failures: pop_bulk returns -ENOENT only if, at one instant (its
+ *   last head read), fewer than n objects were in the LIFO. Objects held by
+ *   a preempted thread between its pop and its push are not in it.
  * - push_bulk never fails while the caller only pushes objects it owns
  *   (taken by pop_bulk or never pushed): count then never exceeds capacity.
  * - pop_bulk returns the pointers that were pushed; to_obj(to_idx(p)) must
@@ -71,26 +86,31 @@
  *   between processes; the object pointers it stores must then be valid in
  *   every process (DPDK shared memory is mapped at the same address).
  *
- * ABA: a pop that read {top, count, tag} and was preempted may see the same
- * top again after other threads popped and pushed it back, with different
- * groups below. The 64-bit tag, incremented by every successful pop, makes
- * that stale CAS fail; it would need 2^64 pops to wrap. Pushes need no tag:
- * pushes alone only raise count, so {top, count} can only come back after a
- * pop, which changed the tag; and a push is right whenever {top, count} is
- * still what it linked its last group to, whatever happened before. So a
- * push compares and swaps only those 8 bytes (lock cmpxchg: a push of one
- * object costs about 20% less than with cmpxchg16b). Both CAS act on the
- * same aligned 16-byte word, which x86-64 and aarch64 keep single-copy
- * atomic for either size.
+ * ABA: a pop that read {top, tag} and was preempted may see the same top
+ * again after other threads popped and pushed it back, with different
+ * groups below. The 32-bit tag, incremented by every successful pop, makes
+ * that stale CAS fail unless exactly a multiple of 2^32 pops committed
+ * while it was preempted (Boost.Lockfree's fixed_sized stack takes the same
+ * bet with 16 bits). Pushes keep the tag: a head {top, tag} comes back only
+ * after a pop, which changed the tag, so an unchanged head means that
+ * nothing was taken since the push read it: the top's depth and the list
+ * below it are what the push linked to.
+ *
+ * Exact failures, why: the depth of a free group's key is written only by
+ * the push that published the group (release), and read with acquire after
+ * the head (acquire). If the pop read a later depth, written by a thread
+ * that took the key since, that thread's pop commit happened before the
+ * depth write, which happened before our read: our second head read sees
+ * that commit (a new tag) and we retry instead of failing.
  */
 
 #include <errno.h>
-#include <stdatomic.h>
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tm_cas128.h"
+#include "tm_atomic.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -123,43 +143,48 @@ extern "C" {
 
 /*
  * Test-only preemption point between reading the head and committing.
- * The ABA stress build defines it as a yield to widen the race window.
+ * The ABA stress builds define it (tm_test_yield.h, -include) to widen the
+ * race window or run interfering operations there.
  */
 #ifndef TM_LIFO_TEST_YIELD
 #define TM_LIFO_TEST_YIELD() do { } while (0)
 #endif
+/* Test-only point of a pop between reading the head and its top's depth. */
+#ifndef TM_LIFO_TEST_YIELD_READ
+#define TM_LIFO_TEST_YIELD_READ() do { } while (0)
+#endif
 
-/** Head word: top reference and count share the low 64 bits, tag the high. */
-union tm_lifo_head {
-	tm_u128_t whole;
-	struct {
-		uint64_t top_count; /**< top reference | count << 32 */
-		uint64_t tag;
-	};
-};
+/*
+ * An atomic object pointer, as a type: "const RTE_ATOMIC(void *) *" would
+ * put the const on the pointee where RTE_ATOMIC(t) is plain t (DPDK built
+ * without enable_stdatomic).
+ */
+typedef RTE_ATOMIC(void *) tm_lifo_obj_t;
 
 /** The slot of a group's key: the group's other members and its link. */
 struct tm_lifo_slot {
-	/** Reference of the next group. _Atomic: stale readers race. */
-	_Atomic uint32_t link;
-	uint32_t reserved;
+	/** Reference of the next group. Atomic: stale readers race. */
+	alignas(64) RTE_ATOMIC(uint32_t) link;
+	/** G + objects below this group when it was pushed. */
+	RTE_ATOMIC(uint32_t) depth;
 	/** Members taken before the key, used from obj[pos] on. */
-	_Atomic(void *) obj[TM_LIFO_GROUP - 1];
-} __attribute__((aligned(64)));
+	tm_lifo_obj_t obj[TM_LIFO_GROUP - 1];
+};
 
 _Static_assert(sizeof(void *) != 8 ||
 	sizeof(struct tm_lifo_slot) == 8 * TM_LIFO_GROUP,
-	"a slot is the link word and GROUP - 1 pointers, nothing more");
+	"a slot is the link and depth words and GROUP - 1 pointers");
 _Static_assert((1 << TM_LIFO_POS_BITS) == TM_LIFO_GROUP,
 	"a position addresses every member of a group");
 
 struct tm_lifo {
-	union tm_lifo_head head __attribute__((aligned(16)));
+	/** top reference | tag << 32; its own cache line. */
+	alignas(64) RTE_ATOMIC(uint64_t) head;
 	uint32_t capacity;
 	uint32_t reserved;
 	/** One slot per object, read only when the object is a group key. */
-	struct tm_lifo_slot slot[] __attribute__((aligned(64)));
-} __attribute__((aligned(64)));
+	struct tm_lifo_slot slot[];
+};
 
 /** Convert an index to the caller's object pointer. */
 typedef void *(tm_lifo_to_obj_t)(const void *ctx, uint32_t idx);
@@ -176,8 +201,7 @@ tm_lifo_size(uint32_t capacity)
 
 /**
  * Make an empty LIFO; not concurrent with anything.
- * @return 0, -EINVAL (capacity 0 or above TM_LIFO_MAX_CAPACITY) or -ENOTSUP
- *   (no lock-free 16-byte CAS on this target).
+ * @return 0 or -EINVAL (capacity 0 or above TM_LIFO_MAX_CAPACITY).
  */
 int tm_lifo_init(struct tm_lifo *l, uint32_t capacity);
 
@@ -201,42 +225,41 @@ tm_lifo_ref_pos(uint32_t ref)
 }
 
 static inline uint64_t
-tm_lifo_pack(uint32_t top, uint32_t count)
+tm_lifo_pack(uint32_t top, uint32_t tag)
 {
-	return (uint64_t)top | ((uint64_t)count << 32);
+	return (uint64_t)top | ((uint64_t)tag << 32);
 }
 
 static inline uint32_t
-tm_lifo_top(uint64_t top_count)
+tm_lifo_top(uint64_t head)
 {
-	return (uint32_t)top_count;
+	return (uint32_t)head;
 }
 
 static inline uint32_t
-tm_lifo_cnt(uint64_t top_count)
+tm_lifo_tag(uint64_t head)
 {
-	return (uint32_t)(top_count >> 32);
+	return (uint32_t)(head >> 32);
 }
 
 /*
- * Read the head as two 8-byte loads. A torn pair (top/count from one commit,
- * tag from another) is harmless: the CAS that follows compares all 16 bytes
- * and fails. top and count are one load, so they are always consistent.
+ * Objects in the list whose top is ref, read from the top group's slot;
+ * UINT32_MAX if ref names no slot (only a stale head can). Acquire pairs
+ * with the release store of depth in tm_lifo_push_bulk: a depth written by
+ * a later owner of the key brings that owner's pop commit with it (see
+ * "Exact failures" in the file comment).
  */
-static inline union tm_lifo_head
-tm_lifo_load_head(struct tm_lifo *l)
+static inline uint32_t
+tm_lifo_count_of(const struct tm_lifo *l, uint32_t ref)
 {
-	union tm_lifo_head h;
+	uint32_t key = tm_lifo_ref_idx(ref);
 
-	/* Relaxed: the tag only has to be compared by the CAS. */
-	h.tag = __atomic_load_n(&l->head.tag, __ATOMIC_RELAXED);
-	/*
-	 * Acquire pairs with the release of the CAS in tm_lifo_push_bulk: the
-	 * slots (and the object contents) written before that push are
-	 * visible before we walk them.
-	 */
-	h.top_count = __atomic_load_n(&l->head.top_count, __ATOMIC_ACQUIRE);
-	return h;
+	if (key == TM_LIFO_NIL)
+		return 0;
+	if (key >= l->capacity)
+		return UINT32_MAX;
+	return rte_atomic_load_explicit(&l->slot[key].depth,
+			rte_memory_order_acquire) - tm_lifo_ref_pos(ref);
 }
 
 /**
@@ -245,12 +268,148 @@ tm_lifo_load_head(struct tm_lifo *l)
 static inline uint32_t
 tm_lifo_count(struct tm_lifo *l)
 {
-	/* Relaxed: a statistic; top and count come from one commit. */
-	uint32_t n = tm_lifo_cnt(__atomic_load_n(&l->head.top_count,
-			__ATOMIC_RELAXED));
+	uint64_t h, h2;
+	uint32_t n;
+	int tries;
 
-	/* Only an owner contract violation (double put) could exceed it. */
+	/*
+	 * Acquire pairs with the head CAS of push (release) and pop (acq_rel):
+	 * the top's slot is read after the commit that published it.
+	 */
+	h = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
+	for (tries = 0; ; tries++) {
+		n = tm_lifo_count_of(l, tm_lifo_top(h));
+		/* Acquire, as above; an unchanged head vouches for n. */
+		h2 = rte_atomic_load_explicit(&l->head,
+				rte_memory_order_acquire);
+		if (h2 == h || tries == 8)
+			break;
+		h = h2;
+	}
+	/* A stale read under heavy churn, or a double put, could exceed it. */
 	return n <= l->capacity ? n : l->capacity;
+}
+
+/*
+ * Copy cnt (< G) group members between a slot and a table, relaxed (the
+ * callers say what orders them). A whole group is spelled out (compilers
+ * keep loops of atomics rolled: about 7 instructions an element instead
+ * of 2); other counts take a plain loop, whose branch predicts well where
+ * a jump table on random counts mispredicts (measured: 25% slower gets
+ * and puts of random bulks with a fall-through switch).
+ */
+static inline void
+tm_lifo_load_members(void **dst, const tm_lifo_obj_t *src, unsigned int cnt)
+{
+	unsigned int k;
+
+	if (cnt == TM_LIFO_GROUP - 1) {
+		dst[0] = rte_atomic_load_explicit(&src[0], rte_memory_order_relaxed);
+		dst[1] = rte_atomic_load_explicit(&src[1], rte_memory_order_relaxed);
+		dst[2] = rte_atomic_load_explicit(&src[2], rte_memory_order_relaxed);
+		dst[3] = rte_atomic_load_explicit(&src[3], rte_memory_order_relaxed);
+		dst[4] = rte_atomic_load_explicit(&src[4], rte_memory_order_relaxed);
+		dst[5] = rte_atomic_load_explicit(&src[5], rte_memory_order_relaxed);
+		dst[6] = rte_atomic_load_explicit(&src[6], rte_memory_order_relaxed);
+#if TM_LIFO_GROUP == 16
+		dst[7] = rte_atomic_load_explicit(&src[7], rte_memory_order_relaxed);
+		dst[8] = rte_atomic_load_explicit(&src[8], rte_memory_order_relaxed);
+		dst[9] = rte_atomic_load_explicit(&src[9], rte_memory_order_relaxed);
+		dst[10] = rte_atomic_load_explicit(&src[10], rte_memory_order_relaxed);
+		dst[11] = rte_atomic_load_explicit(&src[11], rte_memory_order_relaxed);
+		dst[12] = rte_atomic_load_explicit(&src[12], rte_memory_order_relaxed);
+		dst[13] = rte_atomic_load_explicit(&src[13], rte_memory_order_relaxed);
+		dst[14] = rte_atomic_load_explicit(&src[14], rte_memory_order_relaxed);
+#endif
+		return;
+	}
+	for (k = 0; k < cnt; k++)
+		dst[k] = rte_atomic_load_explicit(&src[k],
+				rte_memory_order_relaxed);
+}
+
+static inline void
+tm_lifo_store_members(tm_lifo_obj_t *dst, void * const *src, unsigned int cnt)
+{
+	unsigned int k;
+
+	if (cnt == TM_LIFO_GROUP - 1) {
+		rte_atomic_store_explicit(&dst[0], src[0], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[1], src[1], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[2], src[2], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[3], src[3], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[4], src[4], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[5], src[5], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[6], src[6], rte_memory_order_relaxed);
+#if TM_LIFO_GROUP == 16
+		rte_atomic_store_explicit(&dst[7], src[7], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[8], src[8], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[9], src[9], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[10], src[10], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[11], src[11], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[12], src[12], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[13], src[13], rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&dst[14], src[14], rte_memory_order_relaxed);
+#endif
+		return;
+	}
+	for (k = 0; k < cnt; k++)
+		rte_atomic_store_explicit(&dst[k], src[k],
+				rte_memory_order_relaxed);
+}
+
+/*
+ * Copy a group's members obj[pos..G-2] to dst (room entries at least);
+ * returns how many. Relaxed loads: ordered by the caller (see pop_bulk).
+ */
+static inline unsigned int
+tm_lifo_copy_members(void **dst, const struct tm_lifo_slot *s, uint32_t pos,
+		unsigned int room)
+{
+	unsigned int cnt = TM_LIFO_GROUP - 1 - pos;
+
+	/* Never true (room >= G - pos); lets the compiler bound dst. */
+	if (cnt > room)
+		cnt = room;
+	tm_lifo_load_members(dst, &s->obj[pos], cnt);
+	return cnt;
+}
+
+/*
+ * tm_lifo_push_bulk for 1 <= n <= G: one group, no loop over groups. Same
+ * steps and orderings as the general case below.
+ */
+static inline unsigned int
+tm_lifo_push_group(struct tm_lifo *l, void * const *objs, unsigned int n,
+		tm_lifo_to_idx_t *to_idx, const void *ctx)
+{
+	uint32_t key = to_idx(ctx, objs[n - 1]), pos = TM_LIFO_GROUP - n;
+	struct tm_lifo_slot *s = &l->slot[key];
+	unsigned int retries = 0;
+	uint64_t old;
+
+	/* Relaxed: published by the release CAS (see push_bulk). */
+	tm_lifo_store_members(&s->obj[pos], objs, n - 1);
+	/* Acquire: the top's depth is read next (see push_bulk). */
+	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
+	for (;;) {
+		/* Relaxed: published by the CAS. */
+		rte_atomic_store_explicit(&s->link, tm_lifo_top(old),
+				rte_memory_order_relaxed);
+		/* Release: pairs with the acquire in tm_lifo_count_of. */
+		rte_atomic_store_explicit(&s->depth,
+				tm_lifo_count_of(l, tm_lifo_top(old)) +
+				TM_LIFO_GROUP, rte_memory_order_release);
+		TM_LIFO_TEST_YIELD();
+		/* Release / acquire: as in push_bulk. */
+		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
+				tm_lifo_pack(tm_lifo_ref(key, pos),
+					tm_lifo_tag(old)),
+				rte_memory_order_release,
+				rte_memory_order_acquire))
+			return retries;
+		retries++;
+	}
 }
 
 /**
@@ -259,17 +418,17 @@ tm_lifo_count(struct tm_lifo *l)
  *
  * @return the number of failed CAS attempts (contention), for statistics.
  */
-static inline __attribute__((always_inline)) unsigned int
+static inline unsigned int
 tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		tm_lifo_to_idx_t *to_idx, const void *ctx)
 {
 	struct tm_lifo_slot *s, *last = NULL;
-	uint64_t old_tc, new_tc;
-	unsigned int i, j, len, pos, retries = 0;
-	uint32_t first = 0, key, ref;
+	uint64_t old, new;
+	unsigned int i, len, pos, retries = 0;
+	uint32_t first = 0, key, ref, below;
 
-	if (n == 0)
-		return 0;
+	if (n <= TM_LIFO_GROUP)
+		return n == 0 ? 0 : tm_lifo_push_group(l, objs, n, to_idx, ctx);
 
 	/* Full groups first: the top group is the one a pop reads whole. */
 	for (i = 0; i < n; i += len) {
@@ -282,50 +441,55 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		 * CAS below publishes it. Stale poppers may read it
 		 * concurrently, hence the atomics.
 		 */
-		if (len == TM_LIFO_GROUP) {
-			/* Unrolled: gcc keeps loops of atomics rolled. */
-#pragma GCC unroll 16
-			for (j = 0; j < TM_LIFO_GROUP - 1; j++)
-				atomic_store_explicit(&s->obj[j], objs[i + j],
-						memory_order_relaxed);
-		} else {
-			for (j = 0; j < len - 1; j++)
-				atomic_store_explicit(&s->obj[pos + j],
-						objs[i + j],
-						memory_order_relaxed);
-		}
+		tm_lifo_store_members(&s->obj[pos], &objs[i], len - 1);
 		ref = tm_lifo_ref(key, pos);
 		if (last == NULL)
 			first = ref;
 		else
-			atomic_store_explicit(&last->link, ref,
-					memory_order_relaxed);
+			rte_atomic_store_explicit(&last->link, ref,
+					rte_memory_order_relaxed);
 		last = s;
 	}
 
 	/*
-	 * Relaxed: the value only feeds the last link, which the CAS
-	 * publishes; the CAS checks it.
+	 * Acquire: the top's depth is read next (tm_lifo_count_of), and must
+	 * be the one its push published (or a later one, which the CAS then
+	 * refuses: see "ABA").
 	 */
-	old_tc = __atomic_load_n(&l->head.top_count, __ATOMIC_RELAXED);
+	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
 	for (;;) {
+		below = tm_lifo_count_of(l, tm_lifo_top(old));
 		/* Relaxed: published by the CAS, as above. */
-		atomic_store_explicit(&last->link, tm_lifo_top(old_tc),
-				memory_order_relaxed);
-		new_tc = tm_lifo_pack(first, tm_lifo_cnt(old_tc) + n);
+		rte_atomic_store_explicit(&last->link, tm_lifo_top(old),
+				rte_memory_order_relaxed);
+		/*
+		 * Depths from the bottom group up. Release pairs with the
+		 * acquire load in tm_lifo_count_of: a popper that reads this
+		 * depth also sees the pop commit by which we own the key.
+		 */
+		for (i = 0, ref = first; i < n; i += len) {
+			len = n - i < TM_LIFO_GROUP ? n - i : TM_LIFO_GROUP;
+			s = &l->slot[tm_lifo_ref_idx(ref)];
+			rte_atomic_store_explicit(&s->depth,
+					below + (n - i - len) + TM_LIFO_GROUP,
+					rte_memory_order_release);
+			/* Relaxed: our own link, written above. */
+			ref = rte_atomic_load_explicit(&s->link,
+					rte_memory_order_relaxed);
+		}
+		new = tm_lifo_pack(first, tm_lifo_tag(old));
 		TM_LIFO_TEST_YIELD();
 		/*
-		 * An 8-byte CAS of {top, count}, the tag untouched: a push is
-		 * right whenever top and count are still what it linked to,
-		 * whatever happened in between (see ABA in the file comment).
+		 * The tag is kept: a push is right whenever the head is still
+		 * what it linked to (see ABA in the file comment).
 		 * Release on success: our slot writes (and the caller's writes
 		 * to the objects) happen-before any pop that acquires this
-		 * head. Relaxed on failure: the value read back only feeds the
-		 * next attempt's last link, which the next CAS publishes.
+		 * head. Acquire on failure: the head read back is the next
+		 * attempt's top, whose depth we read.
 		 */
-		if (__atomic_compare_exchange_n(&l->head.top_count, &old_tc,
-				new_tc, false, TM_MO_PUSH_SUCCESS,
-				__ATOMIC_RELAXED))
+		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
+				new, rte_memory_order_release,
+				rte_memory_order_acquire))
 			return retries;
 		retries++;
 	}
@@ -340,15 +504,15 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
  *   by a contract violation such as a double put; nothing taken, objs
  *   untouched).
  */
-static inline __attribute__((always_inline)) int
+static inline int
 tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
 	void *tail[TM_LIFO_GROUP - 1];
-	union tm_lifo_head old, new;
 	const struct tm_lifo_slot *s;
 	unsigned int i, j, nb_tail;
-	uint32_t ref, key, pos, end;
+	uint32_t ref, key, pos, end, count;
+	uint64_t old, cur;
 	int retries = 0;
 
 	if (n == 0)
@@ -362,14 +526,80 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 	 * the members of a group it takes only in part (the group stays
 	 * shared, so its slot may be rewritten once the commit lets others
 	 * take its key).
+	 *
+	 * Acquire pairs with the head CAS of push (release) and pop
+	 * (acq_rel): the slots written before that commit are visible.
 	 */
-	old = tm_lifo_load_head(l);
+	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
 	for (;;) {
-		if (tm_lifo_cnt(old.top_count) < n)
-			return -ENOENT;
+		TM_LIFO_TEST_YIELD_READ();
+		count = tm_lifo_count_of(l, tm_lifo_top(old));
+		if (count < n) {
+			/*
+			 * Acquire: as above, the head we retry with is walked.
+			 * Unchanged, it vouches for count (exact failures).
+			 */
+			cur = rte_atomic_load_explicit(&l->head,
+					rte_memory_order_acquire);
+			if (cur == old)
+				return -ENOENT;
+			old = cur;
+			retries++;
+			continue;
+		}
+
+		ref = tm_lifo_top(old);
+		key = tm_lifo_ref_idx(ref);
+		pos = tm_lifo_ref_pos(ref);
+		if (pos + n < TM_LIFO_GROUP && key < l->capacity) {
+			/*
+			 * All n from the top group, which stays on top: copy
+			 * them now (relaxed, as in the walk below: a stale
+			 * value makes the CAS fail).
+			 */
+			s = &l->slot[key];
+			tm_lifo_load_members(tail, &s->obj[pos], n);
+			TM_LIFO_TEST_YIELD();
+			/* acq_rel / acquire: as the commit below. */
+			if (rte_atomic_compare_exchange_strong_explicit(
+					&l->head, &old,
+					tm_lifo_pack(tm_lifo_ref(key, pos + n),
+						tm_lifo_tag(old) + 1),
+					rte_memory_order_acq_rel,
+					rte_memory_order_acquire)) {
+				for (i = 0; i < n; i++)
+					objs[i] = tail[i];
+				return retries;
+			}
+			retries++;
+			continue;
+		}
+		if (pos + n == TM_LIFO_GROUP && key < l->capacity) {
+			/*
+			 * The rest of the top group, key included: nothing to
+			 * copy before the commit, the group is ours after it.
+			 * Relaxed link: a stale one makes the CAS fail.
+			 */
+			s = &l->slot[key];
+			ref = rte_atomic_load_explicit(&s->link,
+					rte_memory_order_relaxed);
+			TM_LIFO_TEST_YIELD();
+			/* acq_rel / acquire: as the commit below. */
+			if (rte_atomic_compare_exchange_strong_explicit(
+					&l->head, &old,
+					tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
+					rte_memory_order_acq_rel,
+					rte_memory_order_acquire)) {
+				/* Relaxed: ordered after the commit. */
+				tm_lifo_load_members(objs, &s->obj[pos], n - 1);
+				objs[n - 1] = to_obj(ctx, key);
+				return retries;
+			}
+			retries++;
+			continue;
+		}
 
 		nb_tail = 0;
-		ref = tm_lifo_top(old.top_count);
 		for (i = 0; i < n; ) {
 			key = tm_lifo_ref_idx(ref);
 			/* Only a stale snapshot can end early: retry. */
@@ -386,45 +616,33 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 			 */
 			if (end < TM_LIFO_GROUP) {
 				/* The group stays on top, key included. */
-				while (pos < end)
-					tail[nb_tail++] = atomic_load_explicit(
-						&s->obj[pos++],
-						memory_order_relaxed);
-				ref = tm_lifo_ref(key, pos);
+				nb_tail = end - pos;
+				tm_lifo_load_members(tail, &s->obj[pos],
+						nb_tail);
+				ref = tm_lifo_ref(key, end);
 				i = n;
 				break;
 			}
 			i += TM_LIFO_GROUP - pos;
-			ref = atomic_load_explicit(&s->link,
-					memory_order_relaxed);
+			ref = rte_atomic_load_explicit(&s->link,
+					rte_memory_order_relaxed);
 		}
 		if (i < n) {
-			union tm_lifo_head cur = tm_lifo_load_head(l);
-
+			/* Acquire: walked next, as above. */
+			cur = rte_atomic_load_explicit(&l->head,
+					rte_memory_order_acquire);
 			/*
 			 * A chain shorter than its count under an unchanged
 			 * head is not a stale read: the list is corrupt
 			 * (e.g. an object put twice). Fail rather than spin.
 			 */
-			if (cur.top_count == old.top_count &&
-					cur.tag == old.tag)
+			if (cur == old)
 				return -EFAULT;
 			old = cur;
 			retries++;
 			continue;
 		}
 
-#ifndef TM_MUTANT_NO_RESERVE
-		new.top_count = tm_lifo_pack(ref,
-				tm_lifo_cnt(old.top_count) - n);
-#else
-		new.top_count = tm_lifo_pack(ref, tm_lifo_cnt(old.top_count));
-#endif
-#ifndef TM_MUTANT_NO_TAG
-		new.tag = old.tag + 1;
-#else
-		new.tag = old.tag;
-#endif
 		TM_LIFO_TEST_YIELD();
 		/*
 		 * Success is acq_rel: release keeps the slot reads of the walk
@@ -432,10 +650,12 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 		 * rewrite the slot of the partly taken group's key); acquire
 		 * pairs with the push that published the head we replace.
 		 * Failure is acquire: the head read back is walked next, like
-		 * the one from tm_lifo_load_head.
+		 * the one loaded above.
 		 */
-		if (tm_cas128(&l->head.whole, &old.whole, new.whole,
-				TM_MO_POP_SUCCESS, __ATOMIC_ACQUIRE))
+		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
+				tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
+				rte_memory_order_acq_rel,
+				rte_memory_order_acquire))
 			break;
 		retries++;
 	}
@@ -445,25 +665,15 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 	 * an object's owner writes its slot, so this walk reads what the
 	 * first one did (relaxed: ordered after the commit's acquire).
 	 */
-	ref = tm_lifo_top(old.top_count);
+	ref = tm_lifo_top(old);
 	for (i = 0; i < n - nb_tail; ) {
 		key = tm_lifo_ref_idx(ref);
 		s = &l->slot[key];
-		pos = tm_lifo_ref_pos(ref);
-		if (pos == 0) {
-			/* A whole group, unrolled. */
-#pragma GCC unroll 16
-			for (j = 0; j < TM_LIFO_GROUP - 1; j++)
-				objs[i + j] = atomic_load_explicit(&s->obj[j],
-						memory_order_relaxed);
-			i += TM_LIFO_GROUP - 1;
-		} else {
-			while (pos < TM_LIFO_GROUP - 1)
-				objs[i++] = atomic_load_explicit(
-					&s->obj[pos++], memory_order_relaxed);
-		}
+		i += tm_lifo_copy_members(&objs[i], s, tm_lifo_ref_pos(ref),
+				n - nb_tail - i);
 		objs[i++] = to_obj(ctx, key);
-		ref = atomic_load_explicit(&s->link, memory_order_relaxed);
+		ref = rte_atomic_load_explicit(&s->link,
+				rte_memory_order_relaxed);
 	}
 	for (j = 0; j < nb_tail; j++)
 		objs[i + j] = tail[j];

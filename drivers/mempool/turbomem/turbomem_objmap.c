@@ -15,8 +15,9 @@ tm_objmap_init(struct tm_objmap *m, const struct rte_mempool *mp)
 	memset(m, 0, sizeof(*m));
 	m->header_size = mp->header_size;
 	m->total_sz = mp->header_size + mp->elt_size + mp->trailer_size;
-	m->rec_total = rte_reciprocal_value_u64(m->total_sz);
+	m->div_magic = UINT64_MAX / m->total_sz + 1;
 	m->socket_id = mp->socket_id;
+	m->capacity = mp->size;
 }
 
 void
@@ -24,6 +25,10 @@ tm_objmap_fini(struct tm_objmap *m)
 {
 	rte_free(m->chunks);
 	rte_free(m->by_va);
+	rte_free(m->obj_of);
+	rte_free(m->blk);
+	m->obj_of = NULL;
+	m->blk = NULL;
 	m->chunks = NULL;
 	m->by_va = NULL;
 	m->nb_chunks = 0;
@@ -39,6 +44,9 @@ tm_objmap_plan(const struct tm_objmap *m, struct tm_chunk *c, char *va,
 	uint64_t n, in_first;
 
 	memset(c, 0, sizeof(*c));
+	/* tm_objmap_div() is exact for offsets below 2^64 / total. */
+	if (len >= UINT64_MAX / total)
+		return 0;
 	c->base = (uintptr_t)va;
 	c->end = c->base + len;
 	c->first_idx = m->nb_objs;
@@ -75,10 +83,61 @@ tm_objmap_plan(const struct tm_objmap *m, struct tm_chunk *c, char *va,
 	return n;
 }
 
+/*
+ * Rebuild the block table over every chunk (see the header); without it
+ * (too sparse, or no memory) lookups fall back to a binary search.
+ */
+static void
+tm_objmap_build_blocks(struct tm_objmap *m)
+{
+	uintptr_t lo = UINTPTR_MAX, hi = 0, min_len = UINTPTR_MAX, b, nb;
+	struct tm_objmap_blk *blk;
+	uint32_t i, k, shift;
+
+	rte_free(m->blk);
+	m->blk = NULL;
+	for (i = 0; i < m->nb_chunks; i++) {
+		const struct tm_chunk *c = &m->chunks[i];
+
+		lo = RTE_MIN(lo, c->base);
+		hi = RTE_MAX(hi, c->end);
+		min_len = RTE_MIN(min_len, c->end - c->base);
+	}
+	shift = rte_fls_u64(min_len) - 1; /* min_len >= one element */
+	nb = ((hi - 1) >> shift) - (lo >> shift) + 1;
+	if (nb > TM_OBJMAP_MAX_BLOCKS)
+		return;
+	blk = rte_malloc_socket("turbomem_objmap", nb * sizeof(*blk),
+			RTE_CACHE_LINE_SIZE, m->socket_id);
+	if (blk == NULL)
+		return;
+	for (b = 0; b < nb; b++)
+		blk[b] = (struct tm_objmap_blk){ 0, TM_OBJMAP_NO_CHUNK,
+			TM_OBJMAP_NO_CHUNK };
+	/* In address order: a block's second chunk is its upper one. */
+	for (k = 0; k < m->nb_chunks; k++) {
+		const struct tm_chunk *c = &m->chunks[m->by_va[k]];
+
+		for (b = c->base >> shift; b <= (c->end - 1) >> shift; b++) {
+			struct tm_objmap_blk *e = &blk[b - (lo >> shift)];
+
+			if (e->lo == TM_OBJMAP_NO_CHUNK) {
+				e->lo = m->by_va[k];
+			} else {
+				e->split = c->base;
+			}
+			e->hi = m->by_va[k];
+		}
+	}
+	m->blk_shift = shift;
+	m->blk0 = lo >> shift;
+	m->blk = blk;
+}
+
 int
 tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 {
-	uint32_t i, pos;
+	uint32_t i, k, pos;
 
 	if (m->nb_chunks == m->cap_chunks) {
 		uint32_t cap = m->cap_chunks ? m->cap_chunks * 2 : 4;
@@ -112,6 +171,19 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 	m->c0 = m->chunks[0];
 	m->one_per_page = m->nb_chunks == 1 && c->per_page == 1 &&
 		c->pg_shift != TM_OBJMAP_NO_PAGE_SHIFT;
+	/* No table (no memory): the arithmetic and binary search instead. */
+	if (m->obj_of == NULL && m->nb_chunks == 1)
+		m->obj_of = rte_malloc_socket("turbomem_objmap",
+				(size_t)m->capacity * sizeof(void *),
+				RTE_CACHE_LINE_SIZE, m->socket_id);
+	if (m->obj_of != NULL) {
+		k = m->nb_chunks - 1;
+		for (i = 0; i < m->chunks[k].nb_objs; i++)
+			m->obj_of[m->chunks[k].first_idx + i] =
+				tm_chunk_obj(m, &m->chunks[k], i);
+	}
+	if (m->nb_chunks > 1)
+		tm_objmap_build_blocks(m);
 	return 0;
 }
 

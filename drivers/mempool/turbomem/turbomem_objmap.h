@@ -19,8 +19,20 @@
  * few multiplications (reciprocal division), no table per object.
  *
  * Chunks get consecutive index ranges in populate order. With one chunk
- * (the usual case: one memzone) no lookup is needed; with more, a binary
- * search finds the chunk.
+ * (the usual case: one memzone) no lookup is needed. With more (IOVA as PA
+ * gives one per hugepage; populate_virt/populate_iova of scattered memory
+ * gives any number), both directions stay O(1) whatever the chunk count:
+ * - index to object: a table of object pointers (8 bytes per object),
+ *   used for one chunk too: a load instead of ~30 instructions of
+ *   page arithmetic (measured with callgrind, 1-object gets);
+ * - object to index: a table of address blocks of 2^blk_shift bytes,
+ *   blk_shift = log2 of the smallest chunk rounded down, covering the span
+ *   of the chunks. A block then meets at most two chunks (a third would
+ *   have to fit inside it, smaller than the smallest), so an entry holds
+ *   the lower chunk, the upper one and the address where the upper starts.
+ *   The table is built at each populate; when the chunks are so scattered
+ *   that it would exceed TM_OBJMAP_MAX_BLOCKS entries (or memory runs out)
+ *   a binary search over the chunks sorted by address is used instead.
  *
  * Populate must finish before the pool is used concurrently: adding a
  * chunk may move the chunk table.
@@ -48,10 +60,26 @@ struct tm_chunk {
 	struct rte_reciprocal rec_per_page;
 };
 
+/** Largest block table (16 bytes an entry). */
+#define TM_OBJMAP_MAX_BLOCKS (UINT32_C(1) << 20)
+#define TM_OBJMAP_NO_CHUNK UINT32_MAX
+
+/** An address block: chunk lo below split, chunk hi from split on. */
+struct tm_objmap_blk {
+	uintptr_t split;
+	uint32_t lo;
+	uint32_t hi;
+};
+
 struct tm_objmap {
 	uint32_t header_size;	/**< bytes from element start to object */
 	uint32_t total_sz;	/**< header + element + trailer */
-	struct rte_reciprocal_u64 rec_total;
+	/**
+	 * ceil(2^64 / total_sz): x / total_sz is the high half of
+	 * x * div_magic, exact for every x with x * total_sz < 2^64 (any
+	 * offset inside a chunk, see tm_objmap_plan).
+	 */
+	uint64_t div_magic;
 	uint32_t nb_objs;	/**< indices handed out so far */
 	uint32_t nb_chunks;
 	uint32_t cap_chunks;
@@ -65,6 +93,11 @@ struct tm_objmap {
 	struct tm_chunk c0;	/**< copy of chunks[0]: no pointer to chase */
 	struct tm_chunk *chunks;	/**< populate order = index order */
 	uint32_t *by_va;		/**< chunk numbers sorted by base */
+	uint32_t capacity;		/**< objects the pool may hold */
+	uint32_t blk_shift;		/**< log2 of a block of blk */
+	uintptr_t blk0;			/**< number of blk[0]'s block */
+	void **obj_of;		/**< object of each index, or NULL */
+	struct tm_objmap_blk *blk;	/**< address blocks, or NULL */
 };
 
 /** Initialize for a pool's object geometry (no chunk yet). */
@@ -103,6 +136,19 @@ tm_chunk_obj(const struct tm_objmap *m, const struct tm_chunk *c, uint32_t i)
 	return (void *)(elt + m->header_size);
 }
 
+/*
+ * x / total_sz with one 64 x 64 -> 128-bit multiplication (a single mul on
+ * x86-64), where rte_reciprocal_divide_u64 emulates it in about 10
+ * instructions. With m = ceil(2^64 / d) = (2^64 + e) / d, 0 <= e < d:
+ * x * m / 2^64 = x / d + x * e / (d * 2^64), and x * e < x * d < 2^64
+ * keeps the error below 1 / d, so the floor is exact.
+ */
+static inline uint32_t
+tm_objmap_div(const struct tm_objmap *m, uint64_t x)
+{
+	return (uint32_t)(((unsigned __int128)x * m->div_magic) >> 64);
+}
+
 static inline uint32_t
 tm_chunk_idx(const struct tm_objmap *m, const struct tm_chunk *c,
 		uintptr_t elt)
@@ -111,11 +157,9 @@ tm_chunk_idx(const struct tm_objmap *m, const struct tm_chunk *c,
 	uint64_t p = d >> c->pg_shift;
 
 	if (p == 0)
-		return (uint32_t)rte_reciprocal_divide_u64(elt - c->base,
-				&m->rec_total);
+		return tm_objmap_div(m, elt - c->base);
 	return c->k0 + (uint32_t)(p - 1) * c->per_page +
-		(uint32_t)rte_reciprocal_divide_u64(d & c->pg_mask,
-				&m->rec_total);
+		tm_objmap_div(m, d & c->pg_mask);
 }
 
 const struct tm_chunk *tm_objmap_chunk_of_idx(const struct tm_objmap *m,
@@ -135,6 +179,8 @@ tm_objmap_to_obj(const void *ctx, uint32_t idx)
 		return (void *)((idx < c->k0 ? c->base : c->page0 +
 			((uintptr_t)(idx + 1 - c->k0) << c->pg_shift)) +
 			m->header_size);
+	if (likely(m->obj_of != NULL))
+		return m->obj_of[idx];
 	if (unlikely(m->nb_chunks != 1))
 		c = tm_objmap_chunk_of_idx(m, idx);
 	return tm_chunk_obj(m, c, idx - c->first_idx);
@@ -151,8 +197,16 @@ tm_objmap_to_idx(const void *ctx, const void *obj)
 	if (likely(m->one_per_page))
 		return (uint32_t)((elt - c->page0) >> c->pg_shift) +
 			c->k0 - 1;
-	if (unlikely(m->nb_chunks != 1))
-		c = tm_objmap_chunk_of_elt(m, elt);
+	if (unlikely(m->nb_chunks != 1)) {
+		if (likely(m->blk != NULL)) {
+			const struct tm_objmap_blk *b =
+				&m->blk[(elt >> m->blk_shift) - m->blk0];
+
+			c = &m->chunks[elt < b->split ? b->lo : b->hi];
+		} else {
+			c = tm_objmap_chunk_of_elt(m, elt);
+		}
+	}
 	return c->first_idx + tm_chunk_idx(m, c, elt);
 }
 

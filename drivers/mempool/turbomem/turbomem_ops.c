@@ -66,11 +66,6 @@ turbomem_alloc(struct rte_mempool *mp)
 	size_t hdr, size;
 	int ret;
 
-	if (!TM_CAS128_SUPPORTED) {
-		TM_LOG(ERR, "pool %s: this CPU/compiler has no lock-free 16-byte compare-and-swap (x86-64 needs -mcx16, aarch64 needs LSE)",
-			mp->name);
-		return -ENOTSUP;
-	}
 	if (mp->size == 0 || mp->size > RTE_PMD_TURBOMEM_MAX_OBJS) {
 		TM_LOG(ERR, "pool %s: size %u outside [1, %u]",
 			mp->name, mp->size, RTE_PMD_TURBOMEM_MAX_OBJS);

@@ -20,24 +20,30 @@ turbomem_stats_sum(struct rte_pmd_turbomem_stats *sum,
 		const struct turbomem_stats_block *b)
 {
 	/* Relaxed loads pair with the relaxed stores of the owners: no tearing. */
-	sum->get_calls += __atomic_load_n(&b->get_calls, __ATOMIC_RELAXED);
-	sum->get_objs += __atomic_load_n(&b->get_objs, __ATOMIC_RELAXED);
-	sum->get_fails += __atomic_load_n(&b->get_fails, __ATOMIC_RELAXED);
-	sum->put_calls += __atomic_load_n(&b->put_calls, __ATOMIC_RELAXED);
-	sum->put_objs += __atomic_load_n(&b->put_objs, __ATOMIC_RELAXED);
-	sum->cas_retries += __atomic_load_n(&b->cas_retries, __ATOMIC_RELAXED);
+	sum->get_calls += rte_atomic_load_explicit(&b->get_calls,
+			rte_memory_order_relaxed);
+	sum->get_objs += rte_atomic_load_explicit(&b->get_objs,
+			rte_memory_order_relaxed);
+	sum->get_fails += rte_atomic_load_explicit(&b->get_fails,
+			rte_memory_order_relaxed);
+	sum->put_calls += rte_atomic_load_explicit(&b->put_calls,
+			rte_memory_order_relaxed);
+	sum->put_objs += rte_atomic_load_explicit(&b->put_objs,
+			rte_memory_order_relaxed);
+	sum->cas_retries += rte_atomic_load_explicit(&b->cas_retries,
+			rte_memory_order_relaxed);
 }
 
 static void
 turbomem_stats_clear(struct turbomem_stats_block *b)
 {
 	/* Relaxed stores: a concurrent owner may overwrite them (documented). */
-	__atomic_store_n(&b->get_calls, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&b->get_objs, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&b->get_fails, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&b->put_calls, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&b->put_objs, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&b->cas_retries, 0, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&b->get_calls, 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&b->get_objs, 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&b->get_fails, 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&b->put_calls, 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&b->put_objs, 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&b->cas_retries, 0, rte_memory_order_relaxed);
 }
 
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_stats_get, 26.07)
