@@ -68,7 +68,7 @@ struct turbomem_stats {
  * call per statistics update (measured: 2 calls and ~45 instructions of a
  * 1-object get with the default model).
  */
-static __rte_always_inline struct turbomem_stats_block *
+static inline struct turbomem_stats_block *
 turbomem_stats_block(struct turbomem_stats *s, bool *own)
 {
 	unsigned int lc = rte_lcore_id();
@@ -78,7 +78,7 @@ turbomem_stats_block(struct turbomem_stats *s, bool *own)
 }
 
 /** Count one enqueue of n objects that took retries failed CAS. */
-static __rte_always_inline void
+static inline void
 turbomem_stats_count_put(struct turbomem_stats *s, unsigned int n,
 		unsigned int retries)
 {
@@ -95,7 +95,7 @@ turbomem_stats_count_put(struct turbomem_stats *s, unsigned int n,
  * Count one dequeue of n objects; ret is tm_lifo_pop_bulk()'s result:
  * failed CAS attempts (>= 0) or a negative errno (nothing taken).
  */
-static __rte_always_inline void
+static inline void
 turbomem_stats_count_get(struct turbomem_stats *s, unsigned int n, int ret)
 {
 	bool own;
