@@ -210,4 +210,4 @@ test_ops_slots(void)
 	return TEST_SUCCESS;
 }
 
-TM_TEST_REGISTER(turbomem_ops_slots, test_ops_slots);
+TM_TEST_REGISTER(turbomem_ops_slots_autotest, test_ops_slots);

@@ -233,7 +233,7 @@ test_non_eal(void)
 	rte_mempool_free(st.mp);
 	return ret;
 }
-TM_TEST_REGISTER(turbomem_nonEAL_autotest, test_non_eal);
+TM_TEST_REGISTER(turbomem_noneal_autotest, test_non_eal);
 
 static int
 lcore_worker(void *arg)
