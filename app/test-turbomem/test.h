@@ -68,6 +68,25 @@ struct rte_mempool *tm_test_pool(const char *name, unsigned int n,
 		unsigned int elt_size, unsigned int cache, const char *ops,
 		int socket, bool populate);
 
+/**
+ * Address of a symbol of the turbomem plugin EAL loaded with -d (which it
+ * dlopens RTLD_LOCAL), or of a linked one; NULL if not found. The first
+ * loaded object whose name holds "librte_mempool_turbomem" is searched,
+ * so the test-only builds (yield, faults, nonuma) are found as well.
+ */
+void *tm_test_plugin_sym(const char *name);
+
+/**
+ * Objects the driver holds, read raw through its get_count op: unlike
+ * rte_mempool_avail_count() it is neither clamped to the pool size nor
+ * mixed with the caches, so a count above the size shows.
+ */
+static inline unsigned int
+tm_test_raw_count(const struct rte_mempool *mp)
+{
+	return rte_mempool_ops_get_count(mp);
+}
+
 /** Arguments after the command name (options of the perf commands). */
 extern int tm_test_argc;
 extern char **tm_test_argv;

@@ -2,7 +2,10 @@
  * Copyright(c) 2026 The turbomem authors
  */
 
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <inttypes.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +58,42 @@ tm_test_seed(void)
 
 	printf("seed %" PRIu64 " (TM_TEST_SEED to replay)\n", seed);
 	return seed | 1;
+}
+
+static int
+find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char **name = arg;
+
+	RTE_SET_USED(size);
+	if (strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
+		return 0;
+	*name = strdup(info->dlpi_name);
+	return 1;
+}
+
+void *
+tm_test_plugin_sym(const char *sym)
+{
+	char *name = NULL;
+	void *h, *p;
+
+	p = dlsym(RTLD_DEFAULT, sym);
+	if (p != NULL)
+		return p;
+	dl_iterate_phdr(find_plugin, &name);
+	if (name == NULL) {
+		printf("the turbomem plugin is not loaded (-d)\n");
+		return NULL;
+	}
+	h = dlopen(name, RTLD_NOW | RTLD_NOLOAD);
+	free(name);
+	if (h == NULL)
+		return NULL;
+	p = dlsym(h, sym);
+	/* EAL keeps its own reference: the plugin stays loaded. */
+	dlclose(h);
+	return p;
 }
 
 struct rte_mempool *

@@ -44,10 +44,8 @@
  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,38 +77,15 @@ typedef const char *(backing_name_fn)(enum rte_pmd_turbomem_backing);
 static mem_info_fn *mem_info;
 static backing_name_fn *backing_name;
 
-static int
-find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	char **name = arg;
-
-	RTE_SET_USED(size);
-	if (strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
-		return 0;
-	*name = strdup(info->dlpi_name);
-	return 1;
-}
-
 /* EAL dlopens -d plugins without RTLD_GLOBAL: look the symbols up there. */
 static int
 api_load(void)
 {
-	char *name = NULL;
-	void *h;
-
 	if (mem_info != NULL)
 		return 0;
-	dl_iterate_phdr(find_plugin, &name);
-	if (name == NULL) {
-		printf("the turbomem plugin is not loaded (-d)\n");
-		return -1;
-	}
-	h = dlopen(name, RTLD_NOW | RTLD_NOLOAD);
-	free(name);
-	if (h == NULL)
-		return -1;
-	mem_info = (mem_info_fn *)(uintptr_t)dlsym(h, "rte_pmd_turbomem_mem_info");
-	backing_name = (backing_name_fn *)(uintptr_t)dlsym(h,
+	mem_info = (mem_info_fn *)(uintptr_t)tm_test_plugin_sym(
+			"rte_pmd_turbomem_mem_info");
+	backing_name = (backing_name_fn *)(uintptr_t)tm_test_plugin_sym(
 			"rte_pmd_turbomem_backing_name");
 	return mem_info != NULL && backing_name != NULL ? 0 : -1;
 }

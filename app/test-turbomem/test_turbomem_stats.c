@@ -19,9 +19,7 @@
  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
@@ -44,35 +42,14 @@ static stats_get_t *stats_get;
 static stats_reset_t *stats_reset;
 static int start; /* threads spin until it is set, to overlap */
 
-static int
-find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	void **handle = arg;
-
-	RTE_SET_USED(size);
-	if (strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
-		return 0;
-	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
-	return *handle != NULL;
-}
-
-/* The public API of the driver, from the plugin EAL loaded or a linked one. */
+/* The public API of the driver, from the plugin EAL loaded. */
 static int
 stats_api(void)
 {
-	void *h = NULL;
-
-	stats_get = (stats_get_t *)dlsym(RTLD_DEFAULT,
+	stats_get = (stats_get_t *)(uintptr_t)tm_test_plugin_sym(
 			"rte_pmd_turbomem_stats_get");
-	stats_reset = (stats_reset_t *)dlsym(RTLD_DEFAULT,
+	stats_reset = (stats_reset_t *)(uintptr_t)tm_test_plugin_sym(
 			"rte_pmd_turbomem_stats_reset");
-	if (stats_get != NULL && stats_reset != NULL)
-		return 0;
-	dl_iterate_phdr(find_plugin, &h);
-	if (h == NULL)
-		return -1;
-	stats_get = (stats_get_t *)dlsym(h, "rte_pmd_turbomem_stats_get");
-	stats_reset = (stats_reset_t *)dlsym(h, "rte_pmd_turbomem_stats_reset");
 	return stats_get != NULL && stats_reset != NULL ? 0 : -1;
 }
 

@@ -51,7 +51,6 @@
  * flushed, count == size, a drain one by one sees every object once, FREE).
  */
 
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
@@ -725,13 +724,7 @@ test_aba_exact(void)
 	void *a[4], *o1 = NULL, *o2 = NULL;
 	int ret = TEST_SUCCESS;
 
-	/* -d plugins are loaded RTLD_LOCAL: look the plugin up by soname. */
-	void *lib = dlopen("librte_mempool_turbomem_yield.so",
-			RTLD_NOW | RTLD_NOLOAD);
-
-	aba.hook = lib != NULL ? dlsym(lib, "tm_test_yield_hook") : NULL;
-	if (lib != NULL)
-		dlclose(lib);
+	aba.hook = tm_test_plugin_sym("tm_test_yield_hook");
 	if (aba.hook == NULL) {
 		printf("not the yield build of the plugin: nothing to check\n");
 		return TEST_SKIPPED;
@@ -799,16 +792,11 @@ untouched_interfere(void)
 static int
 test_fail_untouched(void)
 {
-	void *lib = dlopen("librte_mempool_turbomem_yield.so",
-			RTLD_NOW | RTLD_NOLOAD);
 	void *tab[3], *sentinel = (void *)(uintptr_t)0x5e5e5e5e;
 	unsigned int i;
 	int ret = TEST_SUCCESS, r;
 
-	untouched.hook = lib != NULL ? dlsym(lib, "tm_test_yield_hook") :
-		NULL;
-	if (lib != NULL)
-		dlclose(lib);
+	untouched.hook = tm_test_plugin_sym("tm_test_yield_hook");
 	if (untouched.hook == NULL) {
 		printf("not the yield build of the plugin: nothing to check\n");
 		return TEST_SKIPPED;
