@@ -84,7 +84,8 @@ void *tm_test_plugin_sym(const char *name);
 static inline unsigned int
 tm_test_raw_count(const struct rte_mempool *mp)
 {
-	return rte_mempool_ops_get_count(mp);
+	/* rte_mempool_ops_get_count() is not exported by every DPDK. */
+	return rte_mempool_get_ops(mp->ops_index)->get_count(mp);
 }
 
 /** Arguments after the command name (options of the perf commands). */

@@ -9,11 +9,14 @@
  *
  * Matrix (commands, then options after the command; meson runs each case
  * in its own process, see meson.build):
- *   turbomem_mem_thp_autotest      --numa=bound|nolib|unavailable|mbind
+ *   turbomem_mem_thp_autotest      --numa=bound|preferred|none|nolib|
+ *                                  unavailable|mbind
  *       65535-mbuf pktmbuf pool, --no-huge: >= 95% in 2 MB pages by smaps,
  *       report agrees, socket id reads back, buf_iova == address, node;
  *       SOCKET_ID_ANY pool: unbound. The options name how NUMA must turn
- *       out (plugin built without libnuma, TURBOMEM_TEST_FAIL=numa|mbind).
+ *       out (TURBOMEM_CONFIG=numa=preferred|none, plugin built without
+ *       libnuma, TURBOMEM_TEST_FAIL=numa|mbind); the region's policy is
+ *       read back with get_mempolicy(MPOL_F_ADDR).
  *   turbomem_mem_shapes_autotest   element sizes and flags: the pool's own
  *       region holds it in one chunk, all in 2 MB pages.
  *   turbomem_mem_cycles_autotest   100 create/free: RSS and maps flat.
@@ -265,6 +268,32 @@ node_of(const void *va)
 	return node;
 }
 
+/*
+ * The NUMA policy of the mapping holding va, read back from the kernel
+ * (get_mempolicy(MPOL_F_ADDR)): mode (MPOL_DEFAULT 0, MPOL_PREFERRED 1,
+ * MPOL_BIND 2) and the lowest node of its node mask (-1 if empty).
+ */
+static int
+policy_of(const void *va, int *mode, int *node)
+{
+	unsigned long mask[16] = { 0 };
+	const unsigned long bits = sizeof(mask) * 8;
+	unsigned long i;
+
+	*node = -1;
+	/* MPOL_F_ADDR */
+	if (syscall(SYS_get_mempolicy, mode, mask, bits, va, 2UL) != 0)
+		return -1;
+	*mode &= 0xff; /* without the mode flags */
+	for (i = 0; i < bits; i++)
+		if ((mask[i / (8 * sizeof(mask[0]))] >>
+				(i % (8 * sizeof(mask[0])))) & 1) {
+			*node = (int)i;
+			break;
+		}
+	return 0;
+}
+
 static bool
 thp_usable(void)
 {
@@ -355,7 +384,7 @@ thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
 	unsigned int bad = 0;
 	uintptr_t va;
 	size_t len;
-	int node;
+	int node, mode, pnode;
 
 	TEST_ASSERT(mp->socket_id == socket, "socket id %d, asked for %d",
 		mp->socket_id, socket);
@@ -388,20 +417,42 @@ thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
 	rte_mempool_obj_iter(mp, check_iova, &bad);
 	TEST_ASSERT(bad == 0, "%u mbufs with buf_iova not their address", bad);
 
+	/*
+	 * The policy the kernel holds for the region, not the driver's report
+	 * of itself: bind -> MPOL_BIND to the socket's node, preferred ->
+	 * MPOL_PREFERRED, none, SOCKET_ID_ANY and every unbound case -> the
+	 * default policy.
+	 */
+	TEST_ASSERT(policy_of((void *)va, &mode, &pnode) == 0,
+		"get_mempolicy(MPOL_F_ADDR): %s", strerror(errno));
 	node = node_of((void *)va);
+	printf("%s: policy mode %d node %d, page on node %d (numa=%s)\n",
+		mp->name, mode, pnode, node, numa);
 	if (socket == SOCKET_ID_ANY) {
 		TEST_ASSERT(info.numa_node == -1, "SOCKET_ID_ANY pool bound to %d",
 			info.numa_node);
-	} else if (strcmp(numa, "bound") == 0) {
+		TEST_ASSERT(mode == 0, "SOCKET_ID_ANY pool: policy mode %d", mode);
+	} else if (strcmp(numa, "bound") == 0 || strcmp(numa, "preferred") == 0) {
+		int want = strcmp(numa, "bound") == 0 ? 2 : 1;
+
 		TEST_ASSERT(info.numa_node == socket, "node %d, socket %d",
 			info.numa_node, socket);
+		TEST_ASSERT(mode == want && pnode == socket,
+			"policy mode %d node %d, want mode %d (%s) node %d",
+			mode, pnode, want, want == 2 ? "MPOL_BIND" : "MPOL_PREFERRED",
+			socket);
 		TEST_ASSERT(node == socket, "page on node %d, socket %d",
 			node, socket);
+	} else if (strcmp(numa, "none") == 0) {
+		TEST_ASSERT(info.numa_node == -1, "numa=none: node %d",
+			info.numa_node);
+		TEST_ASSERT(mode == 0, "numa=none: policy mode %d", mode);
 	} else {
 		TEST_ASSERT(info.numa_node == -1, "node %d, expected unbound (%s)",
 			info.numa_node, numa);
 		TEST_ASSERT(strstr(info.note, "unbound") != NULL,
 			"note \"%s\" does not say unbound", info.note);
+		TEST_ASSERT(mode == 0, "unbound (%s): policy mode %d", numa, mode);
 	}
 	return drain_refill(mp) == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
@@ -431,7 +482,8 @@ test_mem_thp(void)
 	TEST_CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));
 	TEST_CHECK(cap_count(RTE_LOG_INFO, "backing thp") == 1,
 		"no single INFO summary line");
-	if (strcmp(numa, "bound") == 0) {
+	if (strcmp(numa, "bound") == 0 || strcmp(numa, "preferred") == 0 ||
+			strcmp(numa, "none") == 0) {
 		lvl = -1;
 		text = NULL;
 	} else if (strcmp(numa, "mbind") == 0) {

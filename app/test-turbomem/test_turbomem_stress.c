@@ -68,6 +68,7 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include "rte_pmd_turbomem.h"
 #include "test.h"
 
 #define OWNER_FREE 0u
@@ -723,6 +724,12 @@ test_aba_exact(void)
 {
 	void *a[4], *o1 = NULL, *o2 = NULL;
 	int ret = TEST_SUCCESS;
+	struct rte_pmd_turbomem_stats st;
+	int (*stats_get)(const struct rte_mempool *,
+			struct rte_pmd_turbomem_stats *) =
+		(int (*)(const struct rte_mempool *,
+			struct rte_pmd_turbomem_stats *))(uintptr_t)
+		tm_test_plugin_sym("rte_pmd_turbomem_stats_get");
 
 	aba.hook = tm_test_plugin_sym("tm_test_yield_hook");
 	if (aba.hook == NULL) {
@@ -755,7 +762,15 @@ test_aba_exact(void)
 		"last pop failed");
 	TEST_CHECK(o2 == aba.w, "stale commit: popped %p (Y is %p, held by the other), expected W %p",
 		o2, aba.y, aba.w);
-	printf("aba: stale commit refused, pop retried: got X then W\n");
+	/* Exactly one failed CAS: the stale commit. */
+	TEST_CHECK(stats_get != NULL && stats_get(aba.mp, &st) == 0,
+		"rte_pmd_turbomem_stats_get");
+	TEST_CHECK(st.cas_retries == 1 && st.get_calls == 5 && st.get_objs == 8 &&
+		st.put_calls == 4 && st.put_objs == 4 && st.get_fails == 0,
+		"stats: retries %" PRIu64 " (want 1), gets %" PRIu64 "/%" PRIu64 " (5/8), puts %" PRIu64 "/%" PRIu64 " (4/4), fails %" PRIu64 " (0)",
+		st.cas_retries, st.get_calls, st.get_objs, st.put_calls,
+		st.put_objs, st.get_fails);
+	printf("aba: stale commit refused, pop retried once: got X then W\n");
 	rte_mempool_ops_enqueue_bulk(aba.mp, &o1, 1);
 	rte_mempool_ops_enqueue_bulk(aba.mp, &o2, 1);
 	rte_mempool_ops_enqueue_bulk(aba.mp, &aba.y, 1);
