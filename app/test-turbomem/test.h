@@ -57,6 +57,21 @@ void tm_test_register(struct tm_test *t);
 	} \
 } while (0)
 
+/*
+ * Skip, with the reason on one line that scripts/test.sh lists. TEST_SKIP:
+ * the machine lacks something (THP, hugepages, root): on a machine that
+ * has all of it, test.sh counts the skip as a failure. TEST_SKIP_BUILD: the
+ * build under test does not have the feature (e.g. no debug checks).
+ */
+#define TEST_SKIP(fmt, ...) do { \
+	printf("SKIP: " fmt "\n", ## __VA_ARGS__); \
+	return TEST_SKIPPED; \
+} while (0)
+#define TEST_SKIP_BUILD(fmt, ...) do { \
+	printf("SKIP(build): " fmt "\n", ## __VA_ARGS__); \
+	return TEST_SKIPPED; \
+} while (0)
+
 /** Name of the driver under test. */
 #define TM_OPS "turbomem"
 

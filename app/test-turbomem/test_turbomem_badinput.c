@@ -477,8 +477,7 @@ out:
 static int
 test_debug_death(void)
 {
-	printf("built without -Ddebug_checks=true: nothing to check\n");
-	return TEST_SKIPPED;
+	TEST_SKIP_BUILD("built without -Ddebug_checks=true: nothing to check");
 }
 
 #endif /* TM_DEBUG_CHECKS */

@@ -468,10 +468,8 @@ test_mem_thp(void)
 
 	if (api_load() != 0)
 		return TEST_FAILED;
-	if (!thp_usable()) {
-		printf("THP not usable on this machine\n");
-		return TEST_SKIPPED;
-	}
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	rte_log_set_level_pattern("pmd.mempool.turbomem", RTE_LOG_INFO);
 	maps0 = maps_lines();
 
@@ -546,7 +544,7 @@ test_mem_shapes(void)
 	if (api_load() != 0)
 		return TEST_FAILED;
 	if (!thp_usable())
-		return TEST_SKIPPED;
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	for (i = 0; i < RTE_DIM(shapes); i++) {
 		mp = rte_mempool_create_empty("tm_shape", shapes[i].n,
 				shapes[i].elt, 0, 0, 0, shapes[i].flags);
@@ -649,6 +647,8 @@ test_mem_nothp(void)
 
 	if (api_load() != 0)
 		return TEST_FAILED;
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no THP to fall back from");
 	TEST_ASSERT(sysfs || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0,
 		"prctl: %s", strerror(errno));
 	maps0 = maps_lines();
@@ -725,6 +725,8 @@ test_mem_socket(void)
 	int maps0, err, ret = TEST_SUCCESS, socket = 0;
 	unsigned int i;
 
+	if (opt("--mmap-fail") != NULL && !thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no region of the driver's own to fail");
 	for (i = 0; i < rte_socket_count(); i++)
 		socket = RTE_MAX(socket, rte_socket_id_by_idx(i) + 1);
 	maps0 = maps_lines();
@@ -828,7 +830,7 @@ test_mem_appmem(void)
 	if (api_load() != 0)
 		return TEST_FAILED;
 	if (!thp_usable())
-		return TEST_SKIPPED;
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	map = mmap(NULL, map_len + HUGE_SZ, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	TEST_ASSERT(map != MAP_FAILED, "mmap");
@@ -926,7 +928,7 @@ test_mem_xmem(void)
 	if (api_load() != 0)
 		return TEST_FAILED;
 	if (!thp_usable())
-		return TEST_SKIPPED;
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	/* As testpmd does: 4 KB pages, each written to learn its IOVA. */
 	va = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -990,6 +992,8 @@ test_mem_heaps(void)
 
 	if (api_load() != 0)
 		return TEST_FAILED;
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): the driver makes no heap");
 	maps0 = maps_lines();
 	for (i = 0; i < RTE_DIM(mps); i++) {
 		snprintf(name, sizeof(name), "tm_heap%u", i);
@@ -1044,6 +1048,8 @@ test_mem_iova(void)
 
 	if (api_load() != 0)
 		return TEST_FAILED;
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no region of the driver's own");
 	printf("EAL: hugepages %d, IOVA as %s\n", rte_eal_has_hugepages(),
 		rte_eal_iova_mode() == RTE_IOVA_PA ? "PA" : "VA");
 	cap_start();
@@ -1089,10 +1095,8 @@ test_mem_hugetlbfs(void)
 
 	if (api_load() != 0)
 		return TEST_FAILED;
-	if (!rte_eal_has_hugepages()) {
-		printf("EAL runs without hugepages\n");
-		return TEST_SKIPPED;
-	}
+	if (!rte_eal_has_hugepages())
+		TEST_SKIP("EAL runs without hugepages");
 	mp = rte_pktmbuf_pool_create_by_ops("tm_htlb", 8191, 0, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
 	TEST_CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));

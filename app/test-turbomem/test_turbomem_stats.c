@@ -173,7 +173,11 @@ test_stats(void)
 
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs, 10) == 0, "get 10");
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs + 10, 3) == 0, "get 3");
+	TEST_CHECK(tm_test_raw_count(mp) == STATS_N - 13, "count %u, want %u",
+		tm_test_raw_count(mp), STATS_N - 13);
 	rte_mempool_put_bulk(mp, objs, 13);
+	TEST_CHECK(tm_test_raw_count(mp) == STATS_N, "count %u at rest, want %u",
+		tm_test_raw_count(mp), STATS_N);
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs, STATS_N + 1) != 0,
 		"get of size + 1 objects succeeded");
 	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");

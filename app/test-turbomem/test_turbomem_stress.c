@@ -733,8 +733,7 @@ test_aba_exact(void)
 
 	aba.hook = tm_test_plugin_sym("tm_test_yield_hook");
 	if (aba.hook == NULL) {
-		printf("not the yield build of the plugin: nothing to check\n");
-		return TEST_SKIPPED;
+		TEST_SKIP_BUILD("not the yield build of the plugin: nothing to check");
 	}
 	aba.mp = tm_test_pool("tm_aba", 4, 64, 0, TM_OPS, SOCKET_ID_ANY,
 			true);
@@ -813,8 +812,7 @@ test_fail_untouched(void)
 
 	untouched.hook = tm_test_plugin_sym("tm_test_yield_hook");
 	if (untouched.hook == NULL) {
-		printf("not the yield build of the plugin: nothing to check\n");
-		return TEST_SKIPPED;
+		TEST_SKIP_BUILD("not the yield build of the plugin: nothing to check");
 	}
 	untouched.mp = tm_test_pool("tm_untouched", 3, 64, 0, TM_OPS,
 			SOCKET_ID_ANY, true);
