@@ -83,7 +83,7 @@ for f in "${files[@]}"; do
 	t0=$SECONDS
 	result="" killer="-"
 	if [ ! -f "$f" ]; then
-		rows+=("$(printf '%-28s %-12s %-40s %5s' "$name" NO-FILE - 0)")
+		rows+=("$(printf '%-32s %-12s %-40s %5s' "$name" NO-FILE - 0)")
 		bad=$((bad + 1))
 		continue
 	fi
@@ -147,17 +147,17 @@ for f in "${files[@]}"; do
 				--no-backup-if-mismatch -r - < "$f") \
 				>> "$logs/$name.patch.log" 2>&1; then
 			echo "cannot revert $name: the scratch tree is dirty, stopping"
-			rows+=("$(printf '%-28s %-12s %-40s %5s' "$name" "$result" "${killer:--}" $((SECONDS - t0)))")
+			rows+=("$(printf '%-32s %-12s %-40s %5s' "$name" "$result" "${killer:--}" $((SECONDS - t0)))")
 			bad=$((bad + 1))
 			break
 		fi
 	fi
 	[ "$result" = killed ] || bad=$((bad + 1))
-	rows+=("$(printf '%-28s %-12s %-40s %5s' "$name" "$result" "${killer:--}" $((SECONDS - t0)))")
+	rows+=("$(printf '%-32s %-12s %-40s %5s' "$name" "$result" "${killer:--}" $((SECONDS - t0)))")
 done
 
 echo
-printf '%-28s %-12s %-40s %5s\n' mutant result "killing test" seconds
+printf '%-32s %-12s %-40s %5s\n' mutant result "killing test" seconds
 for r in "${rows[@]}"; do
 	echo "$r"
 done

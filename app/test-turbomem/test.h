@@ -91,6 +91,9 @@ struct rte_mempool *tm_test_pool(const char *name, unsigned int n,
  */
 void *tm_test_plugin_sym(const char *name);
 
+/** Path of the turbomem plugin this process loaded; 0 or -1. */
+int tm_test_plugin_path(char *buf, size_t sz);
+
 /**
  * Objects the driver holds, read raw through its get_count op: unlike
  * rte_mempool_avail_count() it is neither clamped to the pool size nor

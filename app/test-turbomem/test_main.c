@@ -72,6 +72,19 @@ find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
+int
+tm_test_plugin_path(char *buf, size_t sz)
+{
+	char *name = NULL;
+
+	dl_iterate_phdr(find_plugin, &name);
+	if (name == NULL)
+		return -1;
+	snprintf(buf, sz, "%s", name);
+	free(name);
+	return 0;
+}
+
 void *
 tm_test_plugin_sym(const char *sym)
 {
