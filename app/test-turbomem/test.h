@@ -106,6 +106,17 @@ tm_test_raw_count(const struct rte_mempool *mp)
 	return rte_mempool_get_ops(mp->ops_index)->get_count(mp);
 }
 
+/** What /proc/self/smaps says of the mappings overlapping a range. */
+struct tm_smaps {
+	uint64_t vma_bytes;	/**< size of those mappings */
+	uint64_t anon_huge;	/**< their AnonHugePages */
+	uint64_t kpage;		/**< largest KernelPageSize */
+	bool advised;		/**< one has VmFlags "hg" (MADV_HUGEPAGE) */
+};
+
+/** Read smaps for the mappings overlapping [s, e); 0 or -1. */
+int tm_test_smaps(uintptr_t s, uintptr_t e, struct tm_smaps *sum);
+
 /** Arguments after the command name (options of the perf commands). */
 extern int tm_test_argc;
 extern char **tm_test_argv;

@@ -109,6 +109,39 @@ tm_test_plugin_sym(const char *sym)
 	return p;
 }
 
+int
+tm_test_smaps(uintptr_t s, uintptr_t e, struct tm_smaps *sum)
+{
+	char line[512];
+	bool in = false;
+	unsigned long a, b;
+	uint64_t kb;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	memset(sum, 0, sizeof(*sum));
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			in = a < e && b > s;
+			if (in)
+				sum->vma_bytes += b - a;
+		} else if (!in) {
+			continue;
+		} else if (sscanf(line, "AnonHugePages: %" SCNu64, &kb) == 1) {
+			sum->anon_huge += kb << 10;
+		} else if (sscanf(line, "KernelPageSize: %" SCNu64, &kb) == 1) {
+			if ((kb << 10) > sum->kpage)
+				sum->kpage = kb << 10;
+		} else if (strncmp(line, "VmFlags:", 8) == 0) {
+			if (strstr(line, " hg") != NULL)
+				sum->advised = true;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
 struct rte_mempool *
 tm_test_pool(const char *name, unsigned int n, unsigned int elt_size,
 		unsigned int cache, const char *ops, int socket, bool populate)

@@ -215,47 +215,6 @@ rss_bytes(void)
 	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-/* smaps of the mappings overlapping [s, e). */
-struct smaps_sum {
-	uint64_t vma_bytes;	/* size of those mappings */
-	uint64_t anon_huge;	/* their AnonHugePages */
-	uint64_t kpage;		/* largest KernelPageSize */
-	bool advised;		/* one has VmFlags "hg" (MADV_HUGEPAGE) */
-};
-
-static int
-smaps_range(uintptr_t s, uintptr_t e, struct smaps_sum *sum)
-{
-	char line[512];
-	bool in = false;
-	unsigned long a, b;
-	uint64_t kb;
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	memset(sum, 0, sizeof(*sum));
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
-			in = a < e && b > s;
-			if (in)
-				sum->vma_bytes += b - a;
-		} else if (!in) {
-			continue;
-		} else if (sscanf(line, "AnonHugePages: %" SCNu64, &kb) == 1) {
-			sum->anon_huge += kb << 10;
-		} else if (sscanf(line, "KernelPageSize: %" SCNu64, &kb) == 1) {
-			if ((kb << 10) > sum->kpage)
-				sum->kpage = kb << 10;
-		} else if (strncmp(line, "VmFlags:", 8) == 0) {
-			if (strstr(line, " hg") != NULL)
-				sum->advised = true;
-		}
-	}
-	fclose(f);
-	return 0;
-}
-
 /* NUMA node of the page at va (touched), -1 if unknown. */
 static int
 node_of(const void *va)
@@ -380,7 +339,7 @@ static int
 thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
 {
 	struct rte_pmd_turbomem_mem_info info;
-	struct smaps_sum sm;
+	struct tm_smaps sm;
 	unsigned int bad = 0;
 	uintptr_t va;
 	size_t len;
@@ -403,7 +362,7 @@ thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
 		info.page_size);
 
 	/* The kernel's own figures for the pool's mapping. */
-	TEST_ASSERT(smaps_range(va, va + len, &sm) == 0, "smaps unreadable");
+	TEST_ASSERT(tm_test_smaps(va, va + len, &sm) == 0, "smaps unreadable");
 	printf("%s: smaps: mapping(s) of %" PRIu64 " bytes, AnonHugePages %" PRIu64 ", advised %d\n",
 		mp->name, sm.vma_bytes, sm.anon_huge, sm.advised);
 	TEST_ASSERT(sm.anon_huge * 100 >= (uint64_t)len * 95,
@@ -635,7 +594,7 @@ test_mem_nothp(void)
 	};
 	struct rte_pmd_turbomem_mem_info info;
 	struct rte_mempool *mp = NULL;
-	struct smaps_sum sm;
+	struct tm_smaps sm;
 	int maps0, err = 0, ret = TEST_SUCCESS;
 	bool env = opt("--env-required") != NULL;
 	/* THP off system-wide (TURBOMEM_TEST_FAIL=thp_never), else prctl. */
@@ -705,7 +664,7 @@ test_mem_nothp(void)
 	TEST_CHECK(strstr(info.note, note) != NULL, "note \"%s\"",
 		info.note);
 	va = first_chunk(mp, &len);
-	TEST_CHECK(smaps_range(va, va + len, &sm) == 0 && sm.anon_huge == 0,
+	TEST_CHECK(tm_test_smaps(va, va + len, &sm) == 0 && sm.anon_huge == 0,
 		"smaps: %" PRIu64 " bytes huge", sm.anon_huge);
 	TEST_CHECK(mp->socket_id == 0, "socket %d", mp->socket_id);
 out:
@@ -821,7 +780,7 @@ test_mem_appmem(void)
 	bool nothp = opt("--nothp") != NULL;
 	struct rte_pmd_turbomem_mem_info info;
 	struct rte_mempool *mp = NULL;
-	struct smaps_sum sm;
+	struct tm_smaps sm;
 	uintptr_t base, a, s, e;
 	char heap[64];
 	int ret = TEST_SUCCESS, n;
@@ -859,7 +818,7 @@ test_mem_appmem(void)
 	print_info(mp->name, &info);
 	TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_EXTERNAL,
 		"backing %s", backing_name(info.backing));
-	TEST_CHECK(smaps_range(s, e, &sm) == 0, "smaps");
+	TEST_CHECK(tm_test_smaps(s, e, &sm) == 0, "smaps");
 	printf("interior %zu MB: AnonHugePages %" PRIu64 " kB, advised %d\n",
 		(size_t)(e - s) >> 20, sm.anon_huge >> 10, sm.advised);
 	if (nothp) {
@@ -1088,7 +1047,7 @@ test_mem_hugetlbfs(void)
 {
 	struct rte_pmd_turbomem_mem_info info;
 	struct rte_mempool *mp = NULL;
-	struct smaps_sum sm;
+	struct tm_smaps sm;
 	int ret = TEST_SUCCESS;
 	uintptr_t va;
 	size_t len;
@@ -1109,7 +1068,7 @@ test_mem_hugetlbfs(void)
 		info.page_size, info.huge_bytes, info.bytes);
 	TEST_CHECK(info.numa_node == 0, "node %d", info.numa_node);
 	va = first_chunk(mp, &len);
-	TEST_CHECK(smaps_range(va, va + len, &sm) == 0, "smaps");
+	TEST_CHECK(tm_test_smaps(va, va + len, &sm) == 0, "smaps");
 	TEST_CHECK(sm.kpage == info.page_size && !sm.advised,
 		"smaps page %" PRIu64 ", advised %d", sm.kpage, sm.advised);
 	TEST_CHECK(drain_refill(mp) == 0, "pool");

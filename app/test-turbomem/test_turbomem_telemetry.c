@@ -123,28 +123,6 @@ json_str_is(const char *json, const char *key, const char *want)
 	return true;
 }
 
-/* AnonHugePages (bytes) of the mappings overlapping [s, e). */
-static uint64_t
-smaps_anon_huge(uintptr_t s, uintptr_t e)
-{
-	char line[512];
-	bool in = false;
-	unsigned long a, b;
-	uint64_t kb, sum = 0;
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	if (f == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "%lx-%lx ", &a, &b) == 2)
-			in = a < e && b > s;
-		else if (in && sscanf(line, "AnonHugePages: %" SCNu64, &kb) == 1)
-			sum += kb << 10;
-	}
-	fclose(f);
-	return sum;
-}
-
 static int
 test_telemetry(void)
 {
@@ -162,6 +140,7 @@ test_telemetry(void)
 	struct rte_mempool *mp;
 	char cmd[64];
 	const char *mem;
+	struct tm_smaps sm;
 	uint64_t smaps;
 	int ret = TEST_SUCCESS;
 
@@ -221,7 +200,9 @@ test_telemetry(void)
 	h = STAILQ_FIRST(&mp->mem_list);
 	TEST_CHECK(h != NULL && mi.bytes == h->len, "bytes %" PRIu64 ", chunk %zu",
 		mi.bytes, h != NULL ? h->len : 0);
-	smaps = smaps_anon_huge((uintptr_t)h->addr, (uintptr_t)h->addr + h->len);
+	TEST_CHECK(tm_test_smaps((uintptr_t)h->addr, (uintptr_t)h->addr + h->len,
+		&sm) == 0, "smaps unreadable");
+	smaps = sm.anon_huge;
 	printf("smaps: %" PRIu64 " bytes in huge pages around the pool\n", smaps);
 	TEST_CHECK(mi.huge_bytes <= smaps, "report %" PRIu64 " above smaps %" PRIu64,
 		mi.huge_bytes, smaps);
