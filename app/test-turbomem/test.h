@@ -18,6 +18,8 @@
 #include <rte_common.h>
 #include <rte_mempool.h>
 
+#include "rte_pmd_turbomem.h"
+
 #define TEST_SUCCESS 0
 #define TEST_FAILED -1
 #define TEST_SKIPPED 77
@@ -90,6 +92,13 @@ struct rte_mempool *tm_test_pool(const char *name, unsigned int n,
  * so the test-only builds (yield, faults, nonuma) are found as well.
  */
 void *tm_test_plugin_sym(const char *name);
+
+/**
+ * rte_pmd_turbomem_stats_get() of the loaded plugin; -ENOENT if the
+ * plugin does not have it.
+ */
+int tm_test_stats(const struct rte_mempool *mp,
+		struct rte_pmd_turbomem_stats *st);
 
 /** Path of the turbomem plugin this process loaded; 0 or -1. */
 int tm_test_plugin_path(char *buf, size_t sz);

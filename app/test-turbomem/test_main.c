@@ -4,6 +4,7 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <link.h>
 #include <stdbool.h>
@@ -70,6 +71,17 @@ find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
 		return 0;
 	*name = strdup(info->dlpi_name);
 	return 1;
+}
+
+int
+tm_test_stats(const struct rte_mempool *mp, struct rte_pmd_turbomem_stats *st)
+{
+	typedef int (stats_get_t)(const struct rte_mempool *,
+			struct rte_pmd_turbomem_stats *);
+	stats_get_t *f = (stats_get_t *)(uintptr_t)
+		tm_test_plugin_sym("rte_pmd_turbomem_stats_get");
+
+	return f != NULL ? f(mp, st) : -ENOENT;
 }
 
 int

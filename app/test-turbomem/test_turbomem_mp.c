@@ -246,11 +246,6 @@ test_mp_primary(void)
 	uint32_t in_flight = 0, vif;
 	uint64_t sum_gets = 0, sum_got = 0, sum_put = 0, sum_failed = 0;
 	struct rte_pmd_turbomem_stats st;
-	int (*stats_get)(const struct rte_mempool *,
-			struct rte_pmd_turbomem_stats *) =
-		(int (*)(const struct rte_mempool *,
-			struct rte_pmd_turbomem_stats *))(uintptr_t)
-		tm_test_plugin_sym("rte_pmd_turbomem_stats_get");
 	int ret = TEST_SUCCESS;
 
 	TEST_ASSERT(rte_eal_process_type() == RTE_PROC_PRIMARY,
@@ -371,7 +366,7 @@ test_mp_primary(void)
 	 * own counts (the victim may have been killed between a get and its
 	 * count: up to one call and its in-flight objects more).
 	 */
-	TEST_CHECK(stats_get != NULL && stats_get(mp, &st) == 0, "stats_get");
+	TEST_CHECK(tm_test_stats(mp, &st) == 0, "stats_get");
 	printf("mp: driver statistics: gets %" PRIu64 "/%" PRIu64 " fails %" PRIu64 " puts %" PRIu64 "/%" PRIu64 "; processes: gets %" PRIu64 "/%" PRIu64 " fails %" PRIu64 " put %" PRIu64 "\n",
 		st.get_calls, st.get_objs, st.get_fails, st.put_calls,
 		st.put_objs, sum_gets, sum_got, sum_failed, sum_put);

@@ -38,7 +38,7 @@
 #include "test.h"
 
 #define STATS_N 1023
-#define STATS_ROUNDS 200000
+#define STATS_ROUNDS 50000
 /* The concurrent part: 6 + 5 + 4 objects wanted from a pool of 12. */
 #define STATS_SMALL 12
 /* A thread whose gets fail this long in a row: the pool lost objects. */

@@ -675,11 +675,6 @@ test_aba_exact(void)
 	void *a[4], *o1 = NULL, *o2 = NULL;
 	int ret = TEST_SUCCESS;
 	struct rte_pmd_turbomem_stats st;
-	int (*stats_get)(const struct rte_mempool *,
-			struct rte_pmd_turbomem_stats *) =
-		(int (*)(const struct rte_mempool *,
-			struct rte_pmd_turbomem_stats *))(uintptr_t)
-		tm_test_plugin_sym("rte_pmd_turbomem_stats_get");
 
 	aba.hook = tm_test_plugin_sym("tm_test_yield_hook");
 	if (aba.hook == NULL) {
@@ -712,7 +707,7 @@ test_aba_exact(void)
 	TEST_CHECK(o2 == aba.w, "stale commit: popped %p (Y is %p, held by the other), expected W %p",
 		o2, aba.y, aba.w);
 	/* Exactly one failed CAS: the stale commit. */
-	TEST_CHECK(stats_get != NULL && stats_get(aba.mp, &st) == 0,
+	TEST_CHECK(tm_test_stats(aba.mp, &st) == 0,
 		"rte_pmd_turbomem_stats_get");
 	TEST_CHECK(st.cas_retries == 1 && st.get_calls == 5 && st.get_objs == 8 &&
 		st.put_calls == 4 && st.put_objs == 4 && st.get_fails == 0,

@@ -37,8 +37,6 @@
 #define TEL_N 1000
 #define TEL_K 37
 
-typedef int (stats_get_t)(const struct rte_mempool *,
-		struct rte_pmd_turbomem_stats *);
 typedef int (mem_info_t)(const struct rte_mempool *,
 		struct rte_pmd_turbomem_mem_info *);
 typedef const char *(backing_name_t)(enum rte_pmd_turbomem_backing);
@@ -126,8 +124,6 @@ json_str_is(const char *json, const char *key, const char *want)
 static int
 test_telemetry(void)
 {
-	stats_get_t *stats_get = (stats_get_t *)(uintptr_t)
-		tm_test_plugin_sym("rte_pmd_turbomem_stats_get");
 	mem_info_t *mem_info = (mem_info_t *)(uintptr_t)
 		tm_test_plugin_sym("rte_pmd_turbomem_mem_info");
 	backing_name_t *backing_name = (backing_name_t *)(uintptr_t)
@@ -144,7 +140,7 @@ test_telemetry(void)
 	uint64_t smaps;
 	int ret = TEST_SUCCESS;
 
-	TEST_ASSERT(stats_get != NULL && mem_info != NULL && backing_name != NULL,
+	TEST_ASSERT(mem_info != NULL && backing_name != NULL,
 		"the plugin's API not found");
 	mp = tm_test_pool("tm_tel", TEL_N, 128, 0, TM_OPS,
 			(int)rte_socket_id(), true);
@@ -161,7 +157,7 @@ test_telemetry(void)
 		"get of one more than the pool holds");
 	TEST_CHECK(tm_test_raw_count(mp) == TEL_N - TEL_K, "raw count %u, want %u",
 		tm_test_raw_count(mp), TEL_N - TEL_K);
-	TEST_CHECK(stats_get(mp, &st) == 0 && mem_info(mp, &mi) == 0, "API");
+	TEST_CHECK(tm_test_stats(mp, &st) == 0 && mem_info(mp, &mi) == 0, "API");
 
 	snprintf(cmd, sizeof(cmd), "/turbomem/info,%s", mp->name);
 	TEST_CHECK(tel_query(cmd, buf, sizeof(buf)) == 0, "query %s", cmd);
