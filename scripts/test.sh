@@ -13,8 +13,8 @@
 #   tsan   ThreadSanitizer build of the DPDK-free core in ./build-tsan, run
 #          "meson test --suite core"
 #   ci     "meson test --suite ci" in ./build: mutation check (scripts/
-#          mutants.sh, the patches of app/test-turbomem/mutants)
-#          (scripts/mutants.sh) and the in-tree DPDK build with its testpmd
+#          mutants.sh, the patches of app/test-turbomem/mutants) and the
+#          in-tree DPDK build with its testpmd
 #          forwarding on turbomem (scripts/intree.sh)
 #   perf   "meson test --suite perf" in ./build: a seconds-long slice of
 #          every turbomem_bench scenario, checking every row is produced
