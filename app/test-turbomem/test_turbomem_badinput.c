@@ -409,7 +409,7 @@ death_case(const char *c, const char *plugin, int n, char which,
 	void *obj = NULL, *oobj = NULL, *foreign = NULL, *bad = NULL;
 	char ptr[32];
 	const char *line;
-	char buf[16384], prefix[96], opt_case[64], dir[PATH_MAX];
+	char buf[16384], prefix[96], opt_case[64], dir[PATH_MAX], exe[PATH_MAX];
 	const char *rt = rte_eal_get_runtime_dir(), *me;
 	size_t len = 0;
 	ssize_t r;
@@ -421,6 +421,10 @@ death_case(const char *c, const char *plugin, int n, char which,
 	snprintf(prefix, sizeof(prefix), "--file-prefix=%s-death%d",
 		me != NULL ? me + 1 : "tm", n);
 	snprintf(opt_case, sizeof(opt_case), "--case=%s", c);
+	/* This program's path (valgrind answers with its client's). */
+	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	TEST_ASSERT(r > 0, "readlink /proc/self/exe: %s", strerror(errno));
+	exe[r] = '\0';
 	printf("death case %s: %s\n", c, prefix);
 	fflush(stdout);
 	TEST_ASSERT(pipe(fds) == 0, "pipe: %s", strerror(errno));
@@ -440,7 +444,7 @@ death_case(const char *c, const char *plugin, int n, char which,
 		close(fds[0]);
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
-		execv("/proc/self/exe", argv);
+		execv(exe, argv);
 		_exit(127);
 	}
 	close(fds[1]);
