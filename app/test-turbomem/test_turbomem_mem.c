@@ -8,7 +8,10 @@
  * statm, get_mempolicy), log lines from EAL's log stream.
  *
  * Matrix (commands, then options after the command; meson runs each case
- * in its own process, see meson.build):
+ * in its own process, see meson.build). TURBOMEM_TEST_FAIL cases run on
+ * the test-only faults build of the plugin (tm_test_faults.h); where THP
+ * is not usable, the cases that need it skip (SKIP: line, listed by
+ * scripts/test.sh):
  *   turbomem_mem_thp_autotest      --numa=bound|preferred|none|nolib|
  *                                  unavailable|mbind
  *       65535-mbuf pktmbuf pool, --no-huge: >= 95% in 2 MB pages by smaps,
