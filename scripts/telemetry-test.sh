@@ -103,8 +103,10 @@ if "[never]" not in open("/sys/kernel/mm/transparent_hugepage/enabled").read():
           m.get("huge_bytes", 0) * 100 >= m.get("bytes", 1) * 95,
           "THP on: backing %s, %d of %d bytes in 2 MB pages" %
           (m.get("backing"), m.get("huge_bytes", 0), m.get("bytes", 0)))
-check(b["count"] <= b["avail_count"] <= b["size"] == b["populated_size"],
-      "count %d <= avail %d <= size %d" % (b["count"], b["avail_count"], b["size"]))
+# (counts are read one after the other while testpmd forwards: no order
+# between them; exact values in a known state: turbomem_telemetry_autotest)
+check(b["avail_count"] <= b["size"] == b["populated_size"],
+      "avail %d <= size %d = populated %d" % (b["avail_count"], b["size"], b["populated_size"]))
 check(bad is None, "unknown pool gives null (%r)" % bad)
 check(r2[2]["/turbomem/info"] is None, "no pool name gives null (%r)" % r2[2])
 sys.exit(0 if ok else 1)

@@ -79,7 +79,7 @@ def want(cond, what):
 want(i["get_calls"] > 0 and i["get_objs"] >= i["get_calls"], "get_calls %d get_objs %d" % (i["get_calls"], i["get_objs"]))
 want(i["put_calls"] > 0 and i["put_objs"] >= i["put_calls"], "put_calls %d put_objs %d" % (i["put_calls"], i["put_objs"]))
 want(i["size"] == i["populated_size"] > 0, "size %d populated %d" % (i["size"], i["populated_size"]))
-want(0 <= i["count"] <= i["avail_count"] <= i["size"], "count %d avail %d size %d" % (i["count"], i["avail_count"], i["size"]))
+want(i["count"] <= i["size"] and i["avail_count"] <= i["size"], "count %d avail %d size %d" % (i["count"], i["avail_count"], i["size"]))
 want(m["bytes"] > 0 and m["nb_chunks"] >= 1, "memory bytes %d chunks %d" % (m["bytes"], m["nb_chunks"]))
 want(m["huge_bytes"] <= m["bytes"], "huge_bytes %d above bytes %d" % (m["huge_bytes"], m["bytes"]))
 thp = open("/sys/kernel/mm/transparent_hugepage/enabled").read()
