@@ -43,7 +43,16 @@ src=$work/src
 logs=$work/logs
 rm -rf "$src" "$logs"
 mkdir -p "$src" "$logs"
-(cd "$top" && git ls-files -co --exclude-standard -z |
+# The tree as git sees it (tracked and untracked, not ignored); outside a
+# git checkout, everything but build directories.
+tree_files() {
+	if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$top" ls-files -co --exclude-standard -z
+	else
+		(cd "$top" && find . -path './build*' -prune -o -type f -print0)
+	fi
+}
+(cd "$top" && tree_files |
 	xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
 	tar --null -T - -cf -) | tar -xf - -C "$src" ||
 	{ echo "cannot copy the tree to $src"; exit 1; }
