@@ -22,7 +22,8 @@
 # apply (or revert) is a failure, not a skip.
 #
 # Prints one table row per mutant: name, killed/SURVIVED/NO-APPLY/
-# BUILD-FAILED, the test that failed first, seconds.
+# BUILD-FAILED/SKIPPED (every test of the suite skipped: the machine
+# cannot run it), the test that failed first, seconds.
 #
 # Usage: scripts/mutants.sh [workdir]   (default: build-mutants)
 # Environment: TM_MUTANTS="name ..." runs only those (file names without
@@ -144,6 +145,11 @@ for f in "${files[@]}"; do
 				if [ -n "$expect" ] && [ "$killer" != "$expect" ]; then
 					echo "    (expected $expect)"
 				fi
+			elif grep -qE '^Ok: +0 *$' "$logs/$name.test.log"; then
+				# Every test of the suite skipped (no hugepages, say):
+				# nothing was tried, which is no kill either.
+				result=SKIPPED
+				echo "    the suite skipped: $(grep -m1 'SKIP' "$logs/$name.test.log")"
 			else
 				result=SURVIVED
 				echo "    survived: $logs/$name.test.log"
