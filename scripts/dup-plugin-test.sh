@@ -23,7 +23,7 @@ name=$(basename "$plugin")
 
 out=$("$app" --no-huge -m 256 --no-pci -l 0 --file-prefix="$prefix" \
 	-d "$stage/a/$name" -d "$stage/b/$name" \
-	-- turbomem_pktmbuf_autotest turbomem_ops_slots 2>&1) || {
+	-- turbomem_pktmbuf_autotest turbomem_ops_slots_autotest 2>&1) || {
 	printf '%s\n' "$out"; echo "dup-plugin-test: FAIL: tests failed"; exit 1; }
 printf '%s\n' "$out" | grep 'already registered' || {
 	printf '%s\n' "$out"; echo "dup-plugin-test: FAIL: no warning for the second copy"; exit 1; }

@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 prefix=tm6-mp-$tag
 logs=$(mktemp -d "${TMPDIR:-/tmp}/tm6-mp.XXXXXX")
-mnt=$(reserve_hugepages 32) || { echo "mp-test: no hugepages, skipped"; exit 77; }
+mnt=$(reserve_hugepages 32) || { echo "mp-test: SKIP: 32 free 2 MB hugepages not available"; exit 77; }
 eal=(-d "$plugin" --file-prefix="$prefix" --no-pci --huge-dir "$mnt"
 	--log-level=pmd.mempool.turbomem:info)
 pids=()

@@ -2,70 +2,179 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The turbomem authors
 #
-# Mutation check: build deliberately broken variants of the lock-free core
-# (macros in tm_lifo.h / tm_cas128.h) and require that the stress suite
-# ("meson test --suite stress": driver stress commands on the mutant
-# plugin, and the core harness shapes) fails on every one. Exits 0 only if
-# all mutants are killed.
+# Mutation check: every app/test-turbomem/mutants/*.patch is a deliberately
+# broken driver; the test suite it names must fail on it. Exits 0 only if
+# every mutant applies, builds and is killed.
 #
-#   NO_TAG      the ABA tag is not incremented
-#   NO_RESERVE  a pop does not take its n objects off the count
-#   RELAXED     push CAS release weakened to relaxed; x86 CAS is a full
-#               barrier anyway, so this one is built with ThreadSanitizer
-#               (core harness only, like the tsan stage): the object
-#               payload written before a put races with the next get
+# A mutant file is a unified diff against the repository root (applied
+# with patch -p1), preceded by header lines that patch ignores:
+#   Mutant: <one line: what is broken>
+#   Suite:  <meson suite(s) to run, space-separated>
+#   Meson:  <extra meson setup options>          (optional)
+#   Expect: <test expected to kill it>           (optional, informative)
+# A file with a Meson: line may carry no diff at all (a mutant selected by
+# a build option).
 #
-# Each mutant gets its own build directory; the suite stops at the first
-# failing test (--maxfail 1), which is reported as the killer.
+# The tree (tracked and untracked, not ignored, files) is copied once into
+# the work directory; each mutant is applied there, built incrementally in
+# one build directory per set of Meson options, run with
+# "meson test --suite S --maxfail 1", and reverted. A patch that does not
+# apply (or revert) is a failure, not a skip.
+#
+# Prints one table row per mutant: name, killed/SURVIVED/NO-APPLY/
+# BUILD-FAILED/SKIPPED (every test of the suite skipped: the machine
+# cannot run it), the test that failed first, seconds.
 #
 # Usage: scripts/mutants.sh [workdir]   (default: build-mutants)
+# Environment: TM_MUTANTS="name ..." runs only those (file names without
+# .patch); TM_MUTANTS_DIR another directory of patches.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$top/build-mutants}
-mkdir -p "$work"
+mdir=${TM_MUTANTS_DIR:-$top/app/test-turbomem/mutants}
 # shellcheck source=scripts/common.sh
 . "$top/scripts/common.sh"
 MESON=${MESON:-$(pick_tool meson /usr/bin/meson)} || { echo "no meson"; exit 1; }
 NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)} || { echo "no ninja"; exit 1; }
 
-survivors=0
-for m in NO_TAG NO_RESERVE RELAXED; do
-	dir=$work/$m
-	opts=(-Dc_args=-DTM_MUTANT_$m -Dc_link_args=-latomic
-		-Dbuildtype=debugoptimized)
-	wrap=()
-	if [ "$m" = RELAXED ]; then
-		opts+=(-Db_sanitize=thread)
-		bits=$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)
-		if [ "$bits" -gt 28 ] && setarch "$(uname -m)" -R true 2>/dev/null; then
-			wrap=(--wrapper "setarch $(uname -m) -R")
-		fi
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+src=$work/src
+logs=$work/logs
+rm -rf "$src" "$logs"
+mkdir -p "$src" "$logs"
+# The tree as git sees it (tracked and untracked, not ignored); outside a
+# git checkout, everything but build directories.
+tree_files() {
+	if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$top" ls-files -co --exclude-standard -z
+	else
+		(cd "$top" && find . -path './build*' -prune -o -type f -print0)
 	fi
+}
+(cd "$top" && tree_files |
+	xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+	tar --null -T - -cf -) | tar -xf - -C "$src" ||
+	{ echo "cannot copy the tree to $src"; exit 1; }
+
+hdr() { # file field: value of the header line "field: value"
+	sed -n "/^\(---\|diff \|+++\|@@\)/q; s/^$2: *//p" "$1" | head -1
+}
+has_diff() { grep -q '^@@' "$1"; }
+
+# The meson setup options of a build-dir key; gcc 12's TSan needs no ASLR
+# with large mmap_rnd_bits (see test.sh's tsan stage).
+tsan_wrap() {
+	local bits
+	bits=$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)
+	if [ "$bits" -gt 28 ] && setarch "$(uname -m)" -R true 2>/dev/null; then
+		echo "setarch $(uname -m) -R"
+	fi
+}
+
+files=()
+if [ -n "${TM_MUTANTS:-}" ]; then
+	for n in $TM_MUTANTS; do
+		files+=("$mdir/$n.patch")
+	done
+else
+	for f in "$mdir"/*.patch; do
+		[ -e "$f" ] && files+=("$f")
+	done
+fi
+[ ${#files[@]} -gt 0 ] || { echo "no mutants in $mdir"; exit 1; }
+
+rows=()
+bad=0
+t_all=$SECONDS
+for f in "${files[@]}"; do
+	name=$(basename "$f" .patch)
 	t0=$SECONDS
-	if ! { [ -f "$dir/build.ninja" ] || "$MESON" setup "$dir" "$top" "${opts[@]}"; } \
-			> "$work/$m.setup.log" 2>&1 ||
-			! "$NINJA" -C "$dir" > "$work/$m.build.log" 2>&1; then
-		tail -20 "$work/$m.setup.log" "$work/$m.build.log" 2>/dev/null
-		echo "mutant $m: BUILD FAILED"
-		survivors=$((survivors + 1))
+	result="" killer="-"
+	if [ ! -f "$f" ]; then
+		rows+=("$(printf '%-32s %-12s %-40s %5s' "$name" NO-FILE - 0)")
+		bad=$((bad + 1))
 		continue
 	fi
-	TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
-		"$MESON" test -C "$dir" --suite stress --maxfail 1 \
-		--print-errorlogs "${wrap[@]}" > "$work/$m.test.log" 2>&1
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		killer=$(grep -m1 -E '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT) ' \
-			"$work/$m.test.log" | sed 's/^ *[0-9]*\/[0-9]* //; s/  */ /g')
-		why=$(grep -m1 -E 'FAIL:|check ".*" failed|assertion .* failed|ThreadSanitizer: [a-z]' \
-			"$work/$m.test.log" || true)
-		echo "mutant $m: killed in $((SECONDS - t0))s by ${killer:-?}"
-		echo "    ${why:-no message}"
-	else
-		echo "mutant $m: SURVIVED the stress suite ($work/$m.test.log)"
-		survivors=$((survivors + 1))
+	suite=$(hdr "$f" Suite)
+	mopts=$(hdr "$f" Meson)
+	expect=$(hdr "$f" Expect)
+	what=$(hdr "$f" Mutant)
+	echo "=== mutant $name: $what (suite: ${suite:-?}${mopts:+, meson: $mopts})"
+	if [ -z "$suite" ] || [ -z "$what" ]; then
+		result=BAD-HEADER
+	elif has_diff "$f"; then
+		if ! (cd "$src" && patch -p1 -s --no-backup-if-mismatch -r - < "$f") \
+				> "$logs/$name.patch.log" 2>&1; then
+			cat "$logs/$name.patch.log"
+			result=NO-APPLY
+		fi
+	elif [ -z "$mopts" ]; then
+		result=NO-APPLY # neither a diff nor build options
 	fi
+	if [ -z "$result" ]; then
+		key=$(printf '%s' "$mopts" | cksum | cut -d' ' -f1)
+		dir=$work/build-$key
+		read -r -a extra <<<"$mopts"
+		if { [ -f "$dir/build.ninja" ] ||
+				"$MESON" setup "$dir" "$src" -Dbuildtype=debugoptimized \
+				"${extra[@]}"; } > "$logs/$name.setup.log" 2>&1 &&
+				"$NINJA" -C "$dir" > "$logs/$name.build.log" 2>&1; then
+			wrap=()
+			case "$mopts" in
+			*sanitize=thread*)
+				w=$(tsan_wrap)
+				[ -n "$w" ] && wrap=(--wrapper "$w") ;;
+			esac
+			sargs=()
+			for s in $suite; do
+				sargs+=(--suite "$s")
+			done
+			TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+				"$MESON" test -C "$dir" "${sargs[@]}" --maxfail 1 \
+				--print-errorlogs "${wrap[@]}" > "$logs/$name.test.log" 2>&1
+			if [ $? -ne 0 ]; then
+				result=killed
+				killer=$(grep -m1 -E '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|UNEXPECTEDPASS) ' \
+					"$logs/$name.test.log" |
+					sed 's/^ *[0-9]*\/[0-9]* //; s/^[^/]*\/ *//; s/ .*//')
+				why=$(grep -m1 -E 'check ".*" failed|assertion ".*" failed|FAIL:|ThreadSanitizer: [a-z]|error:' \
+					"$logs/$name.test.log" || true)
+				echo "    killed by ${killer:-?}: ${why:-no message}"
+				if [ -n "$expect" ] && [ "$killer" != "$expect" ]; then
+					echo "    (expected $expect)"
+				fi
+			elif grep -qE '^Ok: +0 *$' "$logs/$name.test.log"; then
+				# Every test of the suite skipped (no hugepages, say):
+				# nothing was tried, which is no kill either.
+				result=SKIPPED
+				echo "    the suite skipped: $(grep -m1 'SKIP' "$logs/$name.test.log")"
+			else
+				result=SURVIVED
+				echo "    survived: $logs/$name.test.log"
+			fi
+		else
+			tail -20 "$logs/$name.setup.log" "$logs/$name.build.log" 2>/dev/null
+			result=BUILD-FAILED
+		fi
+		if has_diff "$f" && ! (cd "$src" && patch -p1 -R -s \
+				--no-backup-if-mismatch -r - < "$f") \
+				>> "$logs/$name.patch.log" 2>&1; then
+			echo "cannot revert $name: the scratch tree is dirty, stopping"
+			rows+=("$(printf '%-32s %-12s %-40s %5s' "$name" "$result" "${killer:--}" $((SECONDS - t0)))")
+			bad=$((bad + 1))
+			break
+		fi
+	fi
+	[ "$result" = killed ] || bad=$((bad + 1))
+	rows+=("$(printf '%-32s %-12s %-40s %5s' "$name" "$result" "${killer:--}" $((SECONDS - t0)))")
 done
-echo "mutants: $survivors survivor(s)"
-[ $survivors -eq 0 ]
+
+echo
+printf '%-32s %-12s %-40s %5s\n' mutant result "killing test" seconds
+for r in "${rows[@]}"; do
+	echo "$r"
+done
+echo "mutants: ${#rows[@]} run, $bad not killed, $((SECONDS - t_all)) s"
+[ $bad -eq 0 ]

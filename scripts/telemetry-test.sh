@@ -15,5 +15,5 @@ set -euo pipefail
 
 exec python3 "$(dirname "$0")/testpmd.py" --plugin "$1" \
 	--prefix "${2:-tm-telemetry-$$}" --label telemetry-test \
-	--check list --check info --check rise -m 256 \
+	--check list --check info --check rise --check memory -m 256 \
 	-- -- --mbcache=0 --total-num-mbufs=4096

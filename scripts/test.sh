@@ -3,16 +3,18 @@
 # Copyright(c) 2026 The turbomem authors
 #
 # The whole turbomem test run: install dependencies, build, run the test
-# stages, print one summary line per stage. Exits non-zero if any stage
-# fails; all selected stages run even after a failure.
+# stages, print one summary line per stage and every skipped test with its
+# reason. Exits non-zero if any stage fails; all selected stages run even
+# after a failure.
 #
 # Stages (select with TM_TEST_STAGES, in the order given):
 #   fast   build ./build, run "meson test --suite fast" (core harness and
 #          the DPDK driver tests)
 #   tsan   ThreadSanitizer build of the DPDK-free core in ./build-tsan, run
 #          "meson test --suite core"
-#   ci     "meson test --suite ci" in ./build: mutation check of the core
-#          (scripts/mutants.sh) and the in-tree DPDK build with its testpmd
+#   ci     "meson test --suite ci" in ./build: mutation check (scripts/
+#          mutants.sh, the patches of app/test-turbomem/mutants) and the
+#          in-tree DPDK build with its testpmd
 #          forwarding on turbomem (scripts/intree.sh)
 #   perf   "meson test --suite perf" in ./build: a seconds-long slice of
 #          every turbomem_bench scenario, checking every row is produced
@@ -45,6 +47,10 @@
 #   TM_DEBUG_BUILD_DIR  build directory of the debug stage (default build-debug)
 #   TM_MESON_OPTS       extra "meson setup" options for every build
 #   TM_TEST_OPTS        extra "meson test" options for every stage
+#   TM_SKIP_OK=1        a skipped test never fails its stage (by default it
+#                       does where the machine can run it: root, THP
+#                       madvise/always, 2 MB hugepages; SKIP(build) skips,
+#                       a feature of another build, never fail)
 #   TM_DEPS_SKIP=1      do not run scripts/deps.sh
 #   MESON, NINJA        the meson/ninja to use (default: the distribution's,
 #                       /usr/bin/meson and /usr/bin/ninja when present, so a
@@ -104,14 +110,70 @@ meson_test() {
 	local out="$dir/meson-logs/test-sh-$name.txt" rc=0
 	last_test_log=$out
 	# shellcheck disable=SC2086
-	"$MESON" test -C "$dir" --print-errorlogs "$@" ${TM_TEST_OPTS:-} 2>&1 |
+	"$MESON" test -C "$dir" --print-errorlogs --logbase "testlog-sh-$name" \
+		"$@" ${TM_TEST_OPTS:-} 2>&1 |
 		tee "$out" || rc=$?
 	local c
 	c=$(sed -n 's/^\(Ok\|Expected Fail\|Fail\|Unexpected Pass\|Skipped\|Timeout\): *\([0-9]*\).*/\1 \2/p' "$out" |
 		grep -v '[^k] 0$' | paste -sd, - | sed 's/,/, /g' || true)
 	# Stages with several runs: one group of counts per run.
 	counts=${counts:+$counts; }$c
+	skips_of "$dir" "$name" || rc=1
 	return $rc
+}
+
+# Can every test run here? Root, THP madvise/always (and not disabled for
+# this process), 2 MB hugepages the kernel supports. TM_SKIP_OK=1 lets
+# skips pass anyway.
+machine_complete() {
+	[ "${TM_SKIP_OK:-0}" != 1 ] || return 1
+	[ "$(id -u)" -eq 0 ] || return 1
+	grep -qs '\[\(always\|madvise\)\]' /sys/kernel/mm/transparent_hugepage/enabled ||
+		return 1
+	[ -d /sys/kernel/mm/hugepages/hugepages-2048kB ] || return 1
+	python3 -c 'import ctypes,sys; sys.exit(ctypes.CDLL(None).prctl(42,0,0,0,0) != 0)' 2>/dev/null
+}
+
+# skips_of DIR LOGNAME: list the skipped tests of the run just made, with
+# the reason each printed ("SKIP: ..." for a missing machine capability,
+# "SKIP(build): ..." for a feature of another build); fails on a machine
+# where every test can run and a test skipped for the machine.
+skips_of() {
+	local dir=$1 name=$2 complete=0 line json
+	# meson appends the wrapper's name to the log base, if any.
+	json=$(ls -t "$dir"/meson-logs/testlog-sh-"$name"*.json 2>/dev/null | head -1)
+	machine_complete && complete=1
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		case "$line" in
+		*$'\t'"SKIP(build)"*) skipped+=("$name: ${line/$'\t'/: }") ;;
+		*)
+			if [ $complete -eq 1 ]; then
+				skipped+=("$name: ${line/$'\t'/: } [FAIL: this machine can run it]")
+				skip_fail=1
+			else
+				skipped+=("$name: ${line/$'\t'/: }")
+			fi ;;
+		esac
+	done < <(python3 - "${json:-/nonexistent}" <<'PY'
+import json, sys
+try:
+    lines = open(sys.argv[1]).read().splitlines()
+except OSError:
+    sys.exit(0)
+for l in lines:
+    try:
+        t = json.loads(l)
+    except ValueError:
+        continue
+    if t.get("result") != "SKIP":
+        continue
+    out = (t.get("stdout") or "") + (t.get("stderr") or "")
+    why = [x.strip() for x in out.splitlines() if "SKIP" in x]
+    print("%s\t%s" % (t["name"], why[-1] if why else "SKIP: (no reason printed)"))
+PY
+)
+	[ "${skip_fail:-0}" -eq 0 ]
 }
 
 # --- stages --------------------------------------------------------------
@@ -232,11 +294,13 @@ NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)} || die "ninja not found (run s
 log "meson: $MESON ($("$MESON" --version)), ninja: $NINJA ($("$NINJA" --version))"
 
 summary=()
+skipped=()
 failed=0
 t_all=$SECONDS
 for s in $TM_TEST_STAGES; do
 	log "=== stage $s ==="
 	counts=""
+	skip_fail=0
 	t0=$SECONDS
 	rc=0
 	"stage_$s" || rc=$?
@@ -257,6 +321,10 @@ for line in "${summary[@]}"; do
 	echo "  $line"
 done
 echo "  total: $((SECONDS - t_all))s, $failed stage(s) failed"
+echo "skipped tests: ${#skipped[@]}"
+for line in "${skipped[@]}"; do
+	echo "  $line"
+done
 # End with the runner's own summary of the last stage.
 if [ -n "${last_test_log:-}" ] && [ -f "$last_test_log" ]; then
 	echo

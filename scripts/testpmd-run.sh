@@ -9,8 +9,10 @@
 # once per mbuf memory path: the default one (--mp-alloc=native),
 # --mp-alloc=xmem (pool memory allocated outside DPDK's heap and given to
 # the pool), and native with no mbuf cache. Each run must select turbomem
-# and forward packets; the driver statistics are read through telemetry
-# while it runs (scripts/testpmd.py).
+# and forward packets; telemetry, queried while it runs, must answer and
+# report counts, statistics and memory that hold (backing thp, >= 95% in
+# 2 MB pages where THP is on; external for xmem): scripts/testpmd.py's
+# "memory" check.
 #
 # Environment: TM_TESTPMD_SECONDS (default 4), TESTPMD.
 set -euo pipefail
@@ -23,8 +25,11 @@ secs=${TM_TESTPMD_SECONDS:-4}
 run() { # run NAME [testpmd options...]
 	local name=$1
 	shift
+	local backing=thp
+	[ "$name" != xmem ] || backing=external
 	python3 "$top/scripts/testpmd.py" --plugin "$plugin" --label "$name" \
-		--prefix "tm-testpmd-$name-$$" --seconds "$secs" -- -- "$@"
+		--prefix "tm-testpmd-$name-$$" --seconds "$secs" \
+		--check memory --backing "$backing" -- -- "$@"
 }
 
 rc=0

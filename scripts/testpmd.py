@@ -27,6 +27,9 @@ Checks (--check, repeatable; "forward" always runs):
   info       /turbomem/info,POOL: name is POOL, 0 < count <= size,
              get_objs and put_objs > 0, get_objs >= get_calls, and a
              memory report (or its error) is present
+  memory     /turbomem/info must answer; gets and puts counted, size
+             populated, counts within size, a memory report whose backing
+             is --backing (thp: >= 95% in 2 MB pages unless THP is [never])
   rise       info twice, 1 s apart: get_calls, get_objs, put_calls and
              put_objs all rise; /turbomem/info of an unknown pool and with
              no pool name both give null
@@ -192,6 +195,44 @@ def split_args(rest):
     return rest, []
 
 
+
+def check_memory(check, i, backing):
+    """The "memory" check on a /turbomem/info reply: statistics, counts
+    and the memory report hold (no telemetry is a failure)."""
+    if i is None:
+        check(False, "memory", "no telemetry: /turbomem/info is null")
+        return
+    m = i.get("memory")
+    if m is None:
+        check(False, "memory", "no memory report: %r" % i.get("memory_error"))
+        return
+    check(i["get_calls"] > 0 and i["get_objs"] >= i["get_calls"], "gets",
+          "get_calls %d get_objs %d" % (i["get_calls"], i["get_objs"]))
+    check(i["put_calls"] > 0 and i["put_objs"] >= i["put_calls"], "puts",
+          "put_calls %d put_objs %d" % (i["put_calls"], i["put_objs"]))
+    check(i["size"] == i["populated_size"] > 0, "size",
+          "size %d populated %d" % (i["size"], i["populated_size"]))
+    # Counts read one after the other while testpmd forwards: no order
+    # between them (exact values: turbomem_telemetry_autotest).
+    check(i["count"] <= i["size"] and i["avail_count"] <= i["size"],
+          "counts", "count %d avail %d size %d" %
+          (i["count"], i["avail_count"], i["size"]))
+    check(m["bytes"] > 0 and m["nb_chunks"] >= 1, "memory bytes",
+          "bytes %d chunks %d" % (m["bytes"], m["nb_chunks"]))
+    check(m["huge_bytes"] <= m["bytes"], "huge_bytes",
+          "%d within %d" % (m["huge_bytes"], m["bytes"]))
+    if backing == "external":
+        check(m["backing"] == "external", "backing",
+              "%s, want external" % m["backing"])
+        return
+    with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+        thp_never = "[never]" in f.read()
+    if not thp_never:
+        check(m["backing"] == "thp" and m["page_size"] == 2 << 20 and
+              m["huge_bytes"] * 100 >= m["bytes"] * 95, "backing",
+              "%s, %d of %d bytes huge, page %d; want thp, >= 95%%, 2 MB" %
+              (m["backing"], m["huge_bytes"], m["bytes"], m["page_size"]))
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
@@ -218,7 +259,10 @@ def main():
     ap.add_argument("--wait", type=float, default=60,
                     help="how long to wait for forwarding (default 60 s)")
     ap.add_argument("--check", action="append", default=[],
-                    choices=["forward", "list", "info", "rise"])
+                    choices=["forward", "list", "info", "rise", "memory"])
+    ap.add_argument("--backing", default="thp", choices=["thp", "external"],
+                    help="memory check: the backing expected (default thp, "
+                    "where THP is not [never]; external for --mp-alloc=xmem)")
     ap.add_argument("--no-telemetry", action="store_true",
                     help="pass --no-telemetry to EAL; no queries")
     ap.add_argument("--no-defaults", action="store_true",
@@ -234,7 +278,7 @@ def main():
     eal_extra, pmd_extra = split_args(a.rest)
     what = a.label + ": " if a.label else ""
 
-    if a.no_telemetry and set(a.check) & {"list", "info", "rise"}:
+    if a.no_telemetry and set(a.check) & {"list", "info", "rise", "memory"}:
         ap.error("--no-telemetry with a telemetry check")
     plugin = plugin_path(a.plugin) if a.plugin else None
     prefix = a.prefix or "tm-%08x-%d" % (
@@ -347,6 +391,8 @@ def main():
                     "cas_retries %d" % (what, info["get_calls"],
                                         info["get_objs"], info["put_objs"],
                                         info.get("cas_retries", 0)))
+            if "memory" in a.check:
+                check_memory(check, info, a.backing)
             left = a.seconds - (time.monotonic() - t_fwd)
             if left > 0:
                 time.sleep(left)

@@ -15,7 +15,7 @@ shift
 # shellcheck source=scripts/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 if ! reserve_hugepages "$n" >/dev/null; then
-	echo "with-hugepages.sh: $n free 2 MB hugepages not available; skipping" >&2
+	echo "with-hugepages.sh: SKIP: $n free 2 MB hugepages not available" >&2
 	exit 77
 fi
 exec "$@"

@@ -18,6 +18,8 @@
 #include <rte_common.h>
 #include <rte_mempool.h>
 
+#include "rte_pmd_turbomem.h"
+
 #define TEST_SUCCESS 0
 #define TEST_FAILED -1
 #define TEST_SKIPPED 77
@@ -57,6 +59,21 @@ void tm_test_register(struct tm_test *t);
 	} \
 } while (0)
 
+/*
+ * Skip, with the reason on one line that scripts/test.sh lists. TEST_SKIP:
+ * the machine lacks something (THP, hugepages, root): on a machine that
+ * has all of it, test.sh counts the skip as a failure. TEST_SKIP_BUILD: the
+ * build under test does not have the feature (e.g. no debug checks).
+ */
+#define TEST_SKIP(fmt, ...) do { \
+	printf("SKIP: " fmt "\n", ## __VA_ARGS__); \
+	return TEST_SKIPPED; \
+} while (0)
+#define TEST_SKIP_BUILD(fmt, ...) do { \
+	printf("SKIP(build): " fmt "\n", ## __VA_ARGS__); \
+	return TEST_SKIPPED; \
+} while (0)
+
 /** Name of the driver under test. */
 #define TM_OPS "turbomem"
 
@@ -82,10 +99,45 @@ struct rte_mempool *tm_test_pool(const char *name, unsigned int n,
 		int socket, bool populate);
 
 /**
- * A public function of the turbomem plugin EAL loaded with -d (the app is
- * not linked against it), or NULL.
+ * Address of a symbol of the turbomem plugin EAL loaded with -d (which it
+ * dlopens RTLD_LOCAL), or of a linked one; NULL if not found. The first
+ * loaded object whose name holds "librte_mempool_turbomem" is searched,
+ * so the test-only builds (yield, faults, nonuma) are found as well.
  */
 void *tm_test_plugin_sym(const char *name);
+
+/**
+ * rte_pmd_turbomem_stats_get() of the loaded plugin; -ENOENT if the
+ * plugin does not have it.
+ */
+int tm_test_stats(const struct rte_mempool *mp,
+		struct rte_pmd_turbomem_stats *st);
+
+/** Path of the turbomem plugin this process loaded; 0 or -1. */
+int tm_test_plugin_path(char *buf, size_t sz);
+
+/**
+ * Objects the driver holds, read raw through its get_count op: unlike
+ * rte_mempool_avail_count() it is neither clamped to the pool size nor
+ * mixed with the caches, so a count above the size shows.
+ */
+static inline unsigned int
+tm_test_raw_count(const struct rte_mempool *mp)
+{
+	/* rte_mempool_ops_get_count() is not exported by every DPDK. */
+	return rte_mempool_get_ops(mp->ops_index)->get_count(mp);
+}
+
+/** What /proc/self/smaps says of the mappings overlapping a range. */
+struct tm_smaps {
+	uint64_t vma_bytes;	/**< size of those mappings */
+	uint64_t anon_huge;	/**< their AnonHugePages */
+	uint64_t kpage;		/**< largest KernelPageSize */
+	bool advised;		/**< one has VmFlags "hg" (MADV_HUGEPAGE) */
+};
+
+/** Read smaps for the mappings overlapping [s, e); 0 or -1. */
+int tm_test_smaps(uintptr_t s, uintptr_t e, struct tm_smaps *sum);
 
 /** Arguments after the command name (options of the perf commands). */
 extern int tm_test_argc;

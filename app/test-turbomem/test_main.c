@@ -4,6 +4,7 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <link.h>
 #include <stdbool.h>
@@ -62,30 +63,96 @@ tm_test_seed(void)
 }
 
 static int
-plugin_find(struct dl_phdr_info *info, size_t size, void *arg)
+find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	void **handle = arg;
+	char **name = arg;
 
 	RTE_SET_USED(size);
-	if (info->dlpi_name == NULL ||
-			strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
+	if (strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
 		return 0;
-	/* NOLOAD: a handle on the copy EAL loaded, never a new load. */
-	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
-	return *handle != NULL;
+	*name = strdup(info->dlpi_name);
+	return 1;
+}
+
+int
+tm_test_stats(const struct rte_mempool *mp, struct rte_pmd_turbomem_stats *st)
+{
+	typedef int (stats_get_t)(const struct rte_mempool *,
+			struct rte_pmd_turbomem_stats *);
+	stats_get_t *f = (stats_get_t *)(uintptr_t)
+		tm_test_plugin_sym("rte_pmd_turbomem_stats_get");
+
+	return f != NULL ? f(mp, st) : -ENOENT;
+}
+
+int
+tm_test_plugin_path(char *buf, size_t sz)
+{
+	char *name = NULL;
+
+	dl_iterate_phdr(find_plugin, &name);
+	if (name == NULL)
+		return -1;
+	snprintf(buf, sz, "%s", name);
+	free(name);
+	return 0;
 }
 
 void *
-tm_test_plugin_sym(const char *name)
+tm_test_plugin_sym(const char *sym)
 {
-	void *h = NULL, *sym;
+	char *name = NULL;
+	void *h, *p;
 
-	dl_iterate_phdr(plugin_find, &h);
+	p = dlsym(RTLD_DEFAULT, sym);
+	if (p != NULL)
+		return p;
+	dl_iterate_phdr(find_plugin, &name);
+	if (name == NULL) {
+		printf("the turbomem plugin is not loaded (-d)\n");
+		return NULL;
+	}
+	h = dlopen(name, RTLD_NOW | RTLD_NOLOAD);
+	free(name);
 	if (h == NULL)
-		return dlsym(RTLD_DEFAULT, name);
-	sym = dlsym(h, name);
+		return NULL;
+	p = dlsym(h, sym);
+	/* EAL keeps its own reference: the plugin stays loaded. */
 	dlclose(h);
-	return sym;
+	return p;
+}
+
+int
+tm_test_smaps(uintptr_t s, uintptr_t e, struct tm_smaps *sum)
+{
+	char line[512];
+	bool in = false;
+	unsigned long a, b;
+	uint64_t kb;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	memset(sum, 0, sizeof(*sum));
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			in = a < e && b > s;
+			if (in)
+				sum->vma_bytes += b - a;
+		} else if (!in) {
+			continue;
+		} else if (sscanf(line, "AnonHugePages: %" SCNu64, &kb) == 1) {
+			sum->anon_huge += kb << 10;
+		} else if (sscanf(line, "KernelPageSize: %" SCNu64, &kb) == 1) {
+			if ((kb << 10) > sum->kpage)
+				sum->kpage = kb << 10;
+		} else if (strncmp(line, "VmFlags:", 8) == 0) {
+			if (strstr(line, " hg") != NULL)
+				sum->advised = true;
+		}
+	}
+	fclose(f);
+	return 0;
 }
 
 int

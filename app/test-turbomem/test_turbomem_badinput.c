@@ -15,12 +15,13 @@
  * |                                | metadata larger than memory, pool memory |
  * |                                | larger than memory, socket that does not |
  * |                                | exist, free after a failed alloc         |
- * | turbomem_debug_death_autotest  | debug builds (-Ddebug_checks=true): a    |
- * |                                | child process puts a foreign pointer, an |
+ * | turbomem_debug_death_autotest  | debug plugin (-Ddebug_checks=true, or    |
+ * |                                | --debug-plugin): a fresh EAL process of  |
+ * |                                | its own puts a foreign pointer, an       |
  * |                                | interior pointer, another pool's object, |
  * |                                | an object twice (cache 0 and through a   |
  * |                                | cache flush); each must die with SIGABRT |
- * |                                | and a message naming object and pool     |
+ * |                                | and a message naming the pool            |
  *
  * THP, mbind and libnuma failures are tested with the memory code
  * (test_turbomem_mem.c).
@@ -28,12 +29,14 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
@@ -334,42 +337,115 @@ test_badinput_all(void)
 }
 TM_TEST_REGISTER(turbomem_badinput_all_autotest, test_badinput_all);
 
-#ifdef TM_DEBUG_CHECKS
+/*
+ * Death tests. Each case runs in a fresh EAL process (fork + exec of this
+ * program, "turbomem_death_child_autotest --case=NAME", with its own
+ * --file-prefix and --no-huge memory): its pools are its own, so a check
+ * that does not fire corrupts nothing of the parent's. The child must die
+ * by SIGABRT with a message holding every string the case wants.
+ *
+ * They need a plugin with the debug checks: the -Ddebug_checks=true build,
+ * or, in the default build, the test-only debug plugin
+ * (librte_mempool_turbomem_debug.so, option --debug-plugin).
+ */
+
+/* The child: make a pool of its own, break the contract as told. */
+static int
+test_death_child(void)
+{
+	const char *c = NULL;
+	struct rte_mempool *mp, *other;
+	struct rte_mempool_cache *cache;
+	static uint64_t foreign[16];
+	void *obj, *oobj;
+	int i;
+
+	for (i = 0; i < tm_test_argc; i++)
+		if (strncmp(tm_test_argv[i], "--case=", 7) == 0)
+			c = tm_test_argv[i] + 7;
+	TEST_ASSERT(c != NULL, "no --case=");
+	mp = tm_test_pool("tm_death", 128, 64, 0, TM_OPS, SOCKET_ID_ANY, true);
+	other = tm_test_pool("tm_death_other", 128, 64, 0, TM_OPS,
+			SOCKET_ID_ANY, true);
+	TEST_ASSERT(mp != NULL && other != NULL, "pools");
+	TEST_ASSERT(rte_mempool_get(mp, &obj) == 0 &&
+		rte_mempool_get(other, &oobj) == 0, "get");
+	printf("child: case %s, object %p, other's %p, foreign %p\n", c, obj,
+		oobj, (void *)&foreign[8]);
+	fflush(stdout);
+	if (strcmp(c, "foreign") == 0) {
+		rte_mempool_put(mp, &foreign[8]);
+	} else if (strcmp(c, "interior") == 0) {
+		rte_mempool_put(mp, RTE_PTR_ADD(obj, 8));
+	} else if (strcmp(c, "other") == 0) {
+		rte_mempool_put(mp, oobj);
+	} else if (strcmp(c, "double") == 0) {
+		rte_mempool_put(mp, obj);
+		rte_mempool_put(mp, obj);
+	} else if (strcmp(c, "double_cached") == 0) {
+		/* Both copies reach the driver when the cache flushes. */
+		cache = rte_mempool_cache_create(32, SOCKET_ID_ANY);
+		TEST_ASSERT(cache != NULL, "cache");
+		rte_mempool_generic_put(mp, &obj, 1, cache);
+		rte_mempool_generic_put(mp, &obj, 1, cache);
+		rte_mempool_cache_flush(cache, mp);
+	} else {
+		TEST_ASSERT(false, "unknown case %s", c);
+	}
+	printf("child: survived the bad put (%s)\n", c);
+	return TEST_FAILED;
+}
+TM_TEST_REGISTER(turbomem_death_child_autotest, test_death_child);
 
 /*
- * Run bad() in a child process; the parent requires it to die by SIGABRT
- * with a message holding every string of want. The child's stdout and
- * stderr (where EAL logs and rte_panic write) go to a pipe.
+ * Run case in a fresh process of this program; require that it dies by
+ * SIGABRT with a message holding every string of want ("%p" of the
+ * object is checked by the word "object"; the child prints its pointers).
  */
-typedef void (bad_fn)(struct rte_mempool *mp, void *arg);
-
 static int
-death_case(const char *what, bad_fn *bad,
-		struct rte_mempool *mp, void *arg, const char * const *want,
-		unsigned int nb_want)
+death_case(const char *c, const char *plugin, int n, char which,
+		const char * const *want, unsigned int nb_want)
 {
-	char buf[8192];
+	void *obj = NULL, *oobj = NULL, *foreign = NULL, *bad = NULL;
+	char ptr[32];
+	const char *line;
+	char buf[16384], prefix[96], opt_case[64], dir[PATH_MAX], exe[PATH_MAX];
+	const char *rt = rte_eal_get_runtime_dir(), *me;
 	size_t len = 0;
 	ssize_t r;
 	int fds[2], status;
 	unsigned int i;
 	pid_t pid;
 
-	printf("death case: %s\n", what);
+	me = strrchr(rt, '/');
+	snprintf(prefix, sizeof(prefix), "--file-prefix=%s-death%d",
+		me != NULL ? me + 1 : "tm", n);
+	snprintf(opt_case, sizeof(opt_case), "--case=%s", c);
+	/* This program's path (valgrind answers with its client's). */
+	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	TEST_ASSERT(r > 0, "readlink /proc/self/exe: %s", strerror(errno));
+	exe[r] = '\0';
+	printf("death case %s: %s\n", c, prefix);
 	fflush(stdout);
-	fflush(stderr);
 	TEST_ASSERT(pipe(fds) == 0, "pipe: %s", strerror(errno));
 	pid = fork();
 	TEST_ASSERT(pid >= 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
+		char *argv[] = { (char *)(uintptr_t)"dpdk-test-turbomem",
+			(char *)(uintptr_t)"--no-huge", (char *)(uintptr_t)"-m",
+			(char *)(uintptr_t)"64", (char *)(uintptr_t)"--no-pci",
+			(char *)(uintptr_t)"--no-telemetry",
+			(char *)(uintptr_t)"-l", (char *)(uintptr_t)"0",
+			(char *)(uintptr_t)"-d", (char *)(uintptr_t)plugin,
+			prefix, (char *)(uintptr_t)"--",
+			(char *)(uintptr_t)"turbomem_death_child_autotest",
+			opt_case, NULL };
+
 		close(fds[0]);
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
-		rte_openlog_stream(stderr);
-		bad(mp, arg);
-		printf("survived the bad put\n");
-		fflush(stdout);
-		_exit(0);
+		execv(exe, argv);
+		_exit(127);
 	}
 	close(fds[1]);
 	while (len < sizeof(buf) - 1 &&
@@ -378,108 +454,75 @@ death_case(const char *what, bad_fn *bad,
 	buf[len] = '\0';
 	close(fds[0]);
 	TEST_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	/* The child's runtime directory: it died without cleaning up. */
+	snprintf(dir, sizeof(dir), "%.*s/%s-death%d", (int)(me != NULL ? me - rt : 0),
+		rt, me != NULL ? me + 1 : "tm", n);
+	if (strstr(dir, "-death") != NULL && fork() == 0) {
+		execlp("rm", "rm", "-rf", dir, (char *)NULL);
+		_exit(127);
+	}
+	wait(NULL);
 	printf("--- child output ---\n%s--- end ---\n", buf);
 	TEST_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
-		"%s: child was not stopped by abort (status 0x%x)", what,
-		status);
+		"%s: child was not stopped by abort (status 0x%x)", c, status);
 	for (i = 0; i < nb_want; i++)
 		TEST_ASSERT(strstr(buf, want[i]) != NULL,
-			"%s: message lacks \"%s\"", what, want[i]);
+			"%s: message lacks \"%s\"", c, want[i]);
+	/* The message names the object put: o(bject), i(nterior), ... */
+	line = strstr(buf, "child: case ");
+	TEST_ASSERT(line != NULL && sscanf(line, "child: case %*s object %p, other's %p, foreign %p",
+		&obj, &oobj, &foreign) == 3, "%s: no pointers from the child", c);
+	bad = which == 'o' ? obj : which == 'i' ? RTE_PTR_ADD(obj, 8) :
+		which == 'O' ? oobj : foreign;
+	snprintf(ptr, sizeof(ptr), "%p", bad);
+	TEST_ASSERT(strstr(strstr(buf, "PANIC") != NULL ? strstr(buf, "PANIC") : buf,
+		ptr) != NULL, "%s: the message does not name %s", c, ptr);
 	return TEST_SUCCESS;
 }
 
-static void
-put_one(struct rte_mempool *mp, void *obj)
-{
-	rte_mempool_put(mp, obj);
-}
-
-/*
- * Get an object and put it twice through a user cache: both copies reach
- * the driver when the cache flushes. The child's get changes the shared
- * pool, so this runs on a throwaway pool.
- */
-static void
-get_put_twice_cached(struct rte_mempool *mp, void *arg)
-{
-	struct rte_mempool_cache *c = rte_mempool_cache_create(32,
-			SOCKET_ID_ANY);
-	void *obj;
-
-	RTE_SET_USED(arg);
-	if (c == NULL || rte_mempool_get(mp, &obj) != 0)
-		return;
-	printf("child: putting %p twice through a cache\n", obj);
-	rte_mempool_generic_put(mp, &obj, 1, c);
-	rte_mempool_generic_put(mp, &obj, 1, c);
-	rte_mempool_cache_flush(c, mp);
-}
-
 static int
 test_debug_death(void)
 {
-	struct rte_mempool *mp, *other, *thrown;
-	char s_obj[32], s_int[32], s_oth[32];
-	static uint64_t foreign[16];
-	void *obj, *oobj, *in_pool;
-	int ret = TEST_SUCCESS;
+	bool debug_plugin = false;
+	struct rte_mempool *mp;
+	char plugin[PATH_MAX];
+	void *objs[128];
+	int i, ret = TEST_SUCCESS;
 
-	mp = tm_test_pool("tm_death", 128, 64, 0, TM_OPS, SOCKET_ID_ANY,
-			true);
-	other = tm_test_pool("tm_death_other", 128, 64, 0, TM_OPS,
-			SOCKET_ID_ANY, true);
-	thrown = tm_test_pool("tm_death_cache", 128, 64, 0, TM_OPS,
-			SOCKET_ID_ANY, true);
-	TEST_CHECK(mp != NULL && other != NULL && thrown != NULL,
-		"pool creation failed");
-	TEST_CHECK(rte_mempool_get(mp, &obj) == 0, "get");
-	/* An object that is in the pool: putting it is a double put. */
-	TEST_CHECK(rte_mempool_get(mp, &in_pool) == 0, "get");
-	rte_mempool_put(mp, in_pool);
-	TEST_CHECK(rte_mempool_get(other, &oobj) == 0, "get");
+	for (i = 0; i < tm_test_argc; i++)
+		debug_plugin |= strcmp(tm_test_argv[i], "--debug-plugin") == 0;
+#ifdef TM_DEBUG_CHECKS
+	debug_plugin = true;
+#endif
+	if (!debug_plugin)
+		TEST_SKIP_BUILD("built without -Ddebug_checks=true and no --debug-plugin: nothing to check");
+	TEST_ASSERT(tm_test_plugin_path(plugin, sizeof(plugin)) == 0,
+		"the plugin's path");
 
-	snprintf(s_obj, sizeof(s_obj), "%p", (void *)&foreign[8]);
-	TEST_CHECK(death_case("foreign pointer", put_one, mp, &foreign[8],
-		WANT("tm_death", s_obj, "not from this pool")) == 0,
-		"foreign pointer");
-	snprintf(s_int, sizeof(s_int), "%p", RTE_PTR_ADD(obj, 8));
-	TEST_CHECK(death_case("interior pointer", put_one, mp,
-		RTE_PTR_ADD(obj, 8),
-		WANT("tm_death", s_int, "not from this pool")) == 0,
-		"interior pointer");
-	snprintf(s_oth, sizeof(s_oth), "%p", oobj);
-	TEST_CHECK(death_case("object of another pool", put_one, mp, oobj,
-		WANT("tm_death", s_oth, "not from this pool")) == 0,
+	TEST_ASSERT(death_case("foreign", plugin, 0, 'f',
+		WANT("tm_death", "not from this pool")) == 0, "foreign pointer");
+	TEST_ASSERT(death_case("interior", plugin, 1, 'i',
+		WANT("tm_death", "not from this pool")) == 0, "interior pointer");
+	TEST_ASSERT(death_case("other", plugin, 2, 'O',
+		WANT("tm_death", "not from this pool")) == 0,
 		"object of another pool");
-	snprintf(s_obj, sizeof(s_obj), "%p", in_pool);
-	TEST_CHECK(death_case("double put", put_one, mp, in_pool,
-		WANT("tm_death", s_obj, "double put")) == 0, "double put");
-	TEST_CHECK(death_case("double put through a cache",
-		get_put_twice_cached, thrown, NULL,
-		WANT("tm_death_cache", "double put")) == 0,
+	TEST_ASSERT(death_case("double", plugin, 3, 'o',
+		WANT("tm_death", "double put")) == 0, "double put");
+	TEST_ASSERT(death_case("double_cached", plugin, 4, 'o',
+		WANT("tm_death", "double put")) == 0,
 		"double put through a cache");
 
-	/* The parent's pools are intact: the checks ran before the push. */
-	rte_mempool_put(mp, obj);
-	rte_mempool_put(other, oobj);
-	TEST_CHECK(rte_mempool_avail_count(mp) == 128 &&
-		rte_mempool_avail_count(other) == 128, "counts %u %u",
-		rte_mempool_avail_count(mp), rte_mempool_avail_count(other));
+	/* The parent made no pool for the children: its own one works. */
+	mp = tm_test_pool("tm_death_parent", 128, 64, 0, TM_OPS, SOCKET_ID_ANY,
+			true);
+	TEST_ASSERT(mp != NULL, "pool");
+	TEST_CHECK(rte_mempool_get_bulk(mp, objs, 128) == 0, "get all");
+	rte_mempool_put_bulk(mp, objs, 128);
+	TEST_CHECK(tm_test_raw_count(mp) == 128, "count %u",
+		tm_test_raw_count(mp));
 out:
 	rte_mempool_free(mp);
-	rte_mempool_free(other);
-	rte_mempool_free(thrown);
 	return ret;
 }
 
-#else
-
-static int
-test_debug_death(void)
-{
-	printf("built without -Ddebug_checks=true: nothing to check\n");
-	return TEST_SKIPPED;
-}
-
-#endif /* TM_DEBUG_CHECKS */
 TM_TEST_REGISTER(turbomem_debug_death_autotest, test_debug_death);

@@ -316,13 +316,22 @@ test_create_free(void)
 	heap0 = heap_bytes();
 
 	for (i = 0; i < cycles; i++) {
-		mp = tm_test_pool("tm_churn", 511 + i, 128, 32, TM_OPS,
-				SOCKET_ID_ANY, true);
+		/* Odd cycles without a cache: the driver's raw count. */
+		mp = tm_test_pool("tm_churn", 511 + i, 128, i & 1 ? 0 : 32,
+				TM_OPS, SOCKET_ID_ANY, true);
 		TEST_ASSERT(mp != NULL, "cycle %u: creation failed", i);
+		TEST_ASSERT(tm_test_raw_count(mp) == 511 + i,
+			"cycle %u: count %u after populate", i,
+			tm_test_raw_count(mp));
 		TEST_ASSERT(rte_mempool_get(mp, &obj) == 0, "cycle %u: get", i);
+		TEST_ASSERT((i & 1) == 0 || tm_test_raw_count(mp) == 510 + i,
+			"cycle %u: count %u with one out", i,
+			tm_test_raw_count(mp));
 		rte_mempool_put(mp, obj);
 		TEST_ASSERT(rte_mempool_avail_count(mp) == 511 + i,
 			"cycle %u: avail %u", i, rte_mempool_avail_count(mp));
+		TEST_ASSERT((i & 1) == 0 || tm_test_raw_count(mp) == 511 + i,
+			"cycle %u: count %u", i, tm_test_raw_count(mp));
 		rte_mempool_free(mp);
 		TEST_ASSERT(rte_mempool_lookup("tm_churn") == NULL,
 			"cycle %u: pool still registered", i);
@@ -443,7 +452,8 @@ test_pktmbuf(void)
 	unsigned int i, round;
 	int ret = TEST_SUCCESS;
 
-	mp = rte_pktmbuf_pool_create_by_ops("tm_mbuf", 4095, 64, 0,
+	/* No cache: every alloc and free reaches the driver, counts exact. */
+	mp = rte_pktmbuf_pool_create_by_ops("tm_mbuf", 4095, 0, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, TM_OPS);
 	TEST_ASSERT(mp != NULL, "pktmbuf pool: %s", rte_strerror(rte_errno));
 	TEST_CHECK(strcmp(rte_mempool_get_ops(mp->ops_index)->name,
@@ -463,10 +473,15 @@ test_pktmbuf(void)
 			TEST_CHECK(rte_pktmbuf_append(m[i], 64) != NULL,
 				"append");
 		}
+		TEST_CHECK(tm_test_raw_count(mp) == 4095 - RTE_DIM(m),
+			"round %u: count %u with %zu out", round,
+			tm_test_raw_count(mp), RTE_DIM(m));
 		rte_pktmbuf_free_bulk(m, RTE_DIM(m));
 	}
 	TEST_CHECK(rte_mempool_avail_count(mp) == 4095, "avail %u",
 		rte_mempool_avail_count(mp));
+	TEST_CHECK(tm_test_raw_count(mp) == 4095, "count %u at rest",
+		tm_test_raw_count(mp));
 out:
 	rte_mempool_free(mp);
 	return ret;

@@ -8,12 +8,18 @@
  * statm, get_mempolicy), log lines from EAL's log stream.
  *
  * Matrix (commands, then options after the command; meson runs each case
- * in its own process, see meson.build):
- *   turbomem_mem_thp_autotest      --numa=bound|nolib|unavailable|mbind
+ * in its own process, see meson.build). TURBOMEM_TEST_FAIL cases run on
+ * the test-only faults build of the plugin (tm_test_faults.h); where THP
+ * is not usable, the cases that need it skip (SKIP: line, listed by
+ * scripts/test.sh):
+ *   turbomem_mem_thp_autotest      --numa=bound|preferred|none|nolib|
+ *                                  unavailable|mbind
  *       65535-mbuf pktmbuf pool, --no-huge: >= 95% in 2 MB pages by smaps,
  *       report agrees, socket id reads back, buf_iova == address, node;
  *       SOCKET_ID_ANY pool: unbound. The options name how NUMA must turn
- *       out (plugin built without libnuma, TURBOMEM_TEST_FAIL=numa|mbind).
+ *       out (TURBOMEM_CONFIG=numa=preferred|none, plugin built without
+ *       libnuma, TURBOMEM_TEST_FAIL=numa|mbind); the region's policy is
+ *       read back with get_mempolicy(MPOL_F_ADDR).
  *   turbomem_mem_shapes_autotest   element sizes and flags: the pool's own
  *       region holds it in one chunk, all in 2 MB pages.
  *   turbomem_mem_cycles_autotest   100 create/free: RSS and maps flat.
@@ -44,10 +50,8 @@
  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,38 +83,15 @@ typedef const char *(backing_name_fn)(enum rte_pmd_turbomem_backing);
 static mem_info_fn *mem_info;
 static backing_name_fn *backing_name;
 
-static int
-find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	char **name = arg;
-
-	RTE_SET_USED(size);
-	if (strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
-		return 0;
-	*name = strdup(info->dlpi_name);
-	return 1;
-}
-
 /* EAL dlopens -d plugins without RTLD_GLOBAL: look the symbols up there. */
 static int
 api_load(void)
 {
-	char *name = NULL;
-	void *h;
-
 	if (mem_info != NULL)
 		return 0;
-	dl_iterate_phdr(find_plugin, &name);
-	if (name == NULL) {
-		printf("the turbomem plugin is not loaded (-d)\n");
-		return -1;
-	}
-	h = dlopen(name, RTLD_NOW | RTLD_NOLOAD);
-	free(name);
-	if (h == NULL)
-		return -1;
-	mem_info = (mem_info_fn *)(uintptr_t)dlsym(h, "rte_pmd_turbomem_mem_info");
-	backing_name = (backing_name_fn *)(uintptr_t)dlsym(h,
+	mem_info = (mem_info_fn *)(uintptr_t)tm_test_plugin_sym(
+			"rte_pmd_turbomem_mem_info");
+	backing_name = (backing_name_fn *)(uintptr_t)tm_test_plugin_sym(
 			"rte_pmd_turbomem_backing_name");
 	return mem_info != NULL && backing_name != NULL ? 0 : -1;
 }
@@ -237,47 +218,6 @@ rss_bytes(void)
 	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-/* smaps of the mappings overlapping [s, e). */
-struct smaps_sum {
-	uint64_t vma_bytes;	/* size of those mappings */
-	uint64_t anon_huge;	/* their AnonHugePages */
-	uint64_t kpage;		/* largest KernelPageSize */
-	bool advised;		/* one has VmFlags "hg" (MADV_HUGEPAGE) */
-};
-
-static int
-smaps_range(uintptr_t s, uintptr_t e, struct smaps_sum *sum)
-{
-	char line[512];
-	bool in = false;
-	unsigned long a, b;
-	uint64_t kb;
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	memset(sum, 0, sizeof(*sum));
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
-			in = a < e && b > s;
-			if (in)
-				sum->vma_bytes += b - a;
-		} else if (!in) {
-			continue;
-		} else if (sscanf(line, "AnonHugePages: %" SCNu64, &kb) == 1) {
-			sum->anon_huge += kb << 10;
-		} else if (sscanf(line, "KernelPageSize: %" SCNu64, &kb) == 1) {
-			if ((kb << 10) > sum->kpage)
-				sum->kpage = kb << 10;
-		} else if (strncmp(line, "VmFlags:", 8) == 0) {
-			if (strstr(line, " hg") != NULL)
-				sum->advised = true;
-		}
-	}
-	fclose(f);
-	return 0;
-}
-
 /* NUMA node of the page at va (touched), -1 if unknown. */
 static int
 node_of(const void *va)
@@ -288,6 +228,32 @@ node_of(const void *va)
 	if (syscall(SYS_get_mempolicy, &node, NULL, 0UL, va, 3UL) != 0)
 		return -1;
 	return node;
+}
+
+/*
+ * The NUMA policy of the mapping holding va, read back from the kernel
+ * (get_mempolicy(MPOL_F_ADDR)): mode (MPOL_DEFAULT 0, MPOL_PREFERRED 1,
+ * MPOL_BIND 2) and the lowest node of its node mask (-1 if empty).
+ */
+static int
+policy_of(const void *va, int *mode, int *node)
+{
+	unsigned long mask[16] = { 0 };
+	const unsigned long bits = sizeof(mask) * 8;
+	unsigned long i;
+
+	*node = -1;
+	/* MPOL_F_ADDR */
+	if (syscall(SYS_get_mempolicy, mode, mask, bits, va, 2UL) != 0)
+		return -1;
+	*mode &= 0xff; /* without the mode flags */
+	for (i = 0; i < bits; i++)
+		if ((mask[i / (8 * sizeof(mask[0]))] >>
+				(i % (8 * sizeof(mask[0])))) & 1) {
+			*node = (int)i;
+			break;
+		}
+	return 0;
 }
 
 static bool
@@ -376,11 +342,11 @@ static int
 thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
 {
 	struct rte_pmd_turbomem_mem_info info;
-	struct smaps_sum sm;
+	struct tm_smaps sm;
 	unsigned int bad = 0;
 	uintptr_t va;
 	size_t len;
-	int node;
+	int node, mode, pnode;
 
 	TEST_ASSERT(mp->socket_id == socket, "socket id %d, asked for %d",
 		mp->socket_id, socket);
@@ -399,7 +365,7 @@ thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
 		info.page_size);
 
 	/* The kernel's own figures for the pool's mapping. */
-	TEST_ASSERT(smaps_range(va, va + len, &sm) == 0, "smaps unreadable");
+	TEST_ASSERT(tm_test_smaps(va, va + len, &sm) == 0, "smaps unreadable");
 	printf("%s: smaps: mapping(s) of %" PRIu64 " bytes, AnonHugePages %" PRIu64 ", advised %d\n",
 		mp->name, sm.vma_bytes, sm.anon_huge, sm.advised);
 	TEST_ASSERT(sm.anon_huge * 100 >= (uint64_t)len * 95,
@@ -413,20 +379,42 @@ thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
 	rte_mempool_obj_iter(mp, check_iova, &bad);
 	TEST_ASSERT(bad == 0, "%u mbufs with buf_iova not their address", bad);
 
+	/*
+	 * The policy the kernel holds for the region, not the driver's report
+	 * of itself: bind -> MPOL_BIND to the socket's node, preferred ->
+	 * MPOL_PREFERRED, none, SOCKET_ID_ANY and every unbound case -> the
+	 * default policy.
+	 */
+	TEST_ASSERT(policy_of((void *)va, &mode, &pnode) == 0,
+		"get_mempolicy(MPOL_F_ADDR): %s", strerror(errno));
 	node = node_of((void *)va);
+	printf("%s: policy mode %d node %d, page on node %d (numa=%s)\n",
+		mp->name, mode, pnode, node, numa);
 	if (socket == SOCKET_ID_ANY) {
 		TEST_ASSERT(info.numa_node == -1, "SOCKET_ID_ANY pool bound to %d",
 			info.numa_node);
-	} else if (strcmp(numa, "bound") == 0) {
+		TEST_ASSERT(mode == 0, "SOCKET_ID_ANY pool: policy mode %d", mode);
+	} else if (strcmp(numa, "bound") == 0 || strcmp(numa, "preferred") == 0) {
+		int want = strcmp(numa, "bound") == 0 ? 2 : 1;
+
 		TEST_ASSERT(info.numa_node == socket, "node %d, socket %d",
 			info.numa_node, socket);
+		TEST_ASSERT(mode == want && pnode == socket,
+			"policy mode %d node %d, want mode %d (%s) node %d",
+			mode, pnode, want, want == 2 ? "MPOL_BIND" : "MPOL_PREFERRED",
+			socket);
 		TEST_ASSERT(node == socket, "page on node %d, socket %d",
 			node, socket);
+	} else if (strcmp(numa, "none") == 0) {
+		TEST_ASSERT(info.numa_node == -1, "numa=none: node %d",
+			info.numa_node);
+		TEST_ASSERT(mode == 0, "numa=none: policy mode %d", mode);
 	} else {
 		TEST_ASSERT(info.numa_node == -1, "node %d, expected unbound (%s)",
 			info.numa_node, numa);
 		TEST_ASSERT(strstr(info.note, "unbound") != NULL,
 			"note \"%s\" does not say unbound", info.note);
+		TEST_ASSERT(mode == 0, "unbound (%s): policy mode %d", numa, mode);
 	}
 	return drain_refill(mp) == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
@@ -442,10 +430,8 @@ test_mem_thp(void)
 
 	if (api_load() != 0)
 		return TEST_FAILED;
-	if (!thp_usable()) {
-		printf("THP not usable on this machine\n");
-		return TEST_SKIPPED;
-	}
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	rte_log_set_level_pattern("pmd.mempool.turbomem", RTE_LOG_INFO);
 	maps0 = maps_lines();
 
@@ -456,7 +442,8 @@ test_mem_thp(void)
 	TEST_CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));
 	TEST_CHECK(cap_count(RTE_LOG_INFO, "backing thp") == 1,
 		"no single INFO summary line");
-	if (strcmp(numa, "bound") == 0) {
+	if (strcmp(numa, "bound") == 0 || strcmp(numa, "preferred") == 0 ||
+			strcmp(numa, "none") == 0) {
 		lvl = -1;
 		text = NULL;
 	} else if (strcmp(numa, "mbind") == 0) {
@@ -519,7 +506,7 @@ test_mem_shapes(void)
 	if (api_load() != 0)
 		return TEST_FAILED;
 	if (!thp_usable())
-		return TEST_SKIPPED;
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	for (i = 0; i < RTE_DIM(shapes); i++) {
 		mp = rte_mempool_create_empty("tm_shape", shapes[i].n,
 				shapes[i].elt, 0, 0, 0, shapes[i].flags);
@@ -610,7 +597,7 @@ test_mem_nothp(void)
 	};
 	struct rte_pmd_turbomem_mem_info info;
 	struct rte_mempool *mp = NULL;
-	struct smaps_sum sm;
+	struct tm_smaps sm;
 	int maps0, err = 0, ret = TEST_SUCCESS;
 	bool env = opt("--env-required") != NULL;
 	/* THP off system-wide (TURBOMEM_TEST_FAIL=thp_never), else prctl. */
@@ -622,6 +609,8 @@ test_mem_nothp(void)
 
 	if (api_load() != 0)
 		return TEST_FAILED;
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no THP to fall back from");
 	TEST_ASSERT(sysfs || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0,
 		"prctl: %s", strerror(errno));
 	maps0 = maps_lines();
@@ -678,7 +667,7 @@ test_mem_nothp(void)
 	TEST_CHECK(strstr(info.note, note) != NULL, "note \"%s\"",
 		info.note);
 	va = first_chunk(mp, &len);
-	TEST_CHECK(smaps_range(va, va + len, &sm) == 0 && sm.anon_huge == 0,
+	TEST_CHECK(tm_test_smaps(va, va + len, &sm) == 0 && sm.anon_huge == 0,
 		"smaps: %" PRIu64 " bytes huge", sm.anon_huge);
 	TEST_CHECK(mp->socket_id == 0, "socket %d", mp->socket_id);
 out:
@@ -698,6 +687,8 @@ test_mem_socket(void)
 	int maps0, err, ret = TEST_SUCCESS, socket = 0;
 	unsigned int i;
 
+	if (opt("--mmap-fail") != NULL && !thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no region of the driver's own to fail");
 	for (i = 0; i < rte_socket_count(); i++)
 		socket = RTE_MAX(socket, rte_socket_id_by_idx(i) + 1);
 	maps0 = maps_lines();
@@ -792,7 +783,7 @@ test_mem_appmem(void)
 	bool nothp = opt("--nothp") != NULL;
 	struct rte_pmd_turbomem_mem_info info;
 	struct rte_mempool *mp = NULL;
-	struct smaps_sum sm;
+	struct tm_smaps sm;
 	uintptr_t base, a, s, e;
 	char heap[64];
 	int ret = TEST_SUCCESS, n;
@@ -801,7 +792,7 @@ test_mem_appmem(void)
 	if (api_load() != 0)
 		return TEST_FAILED;
 	if (!thp_usable())
-		return TEST_SKIPPED;
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	map = mmap(NULL, map_len + HUGE_SZ, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	TEST_ASSERT(map != MAP_FAILED, "mmap");
@@ -830,7 +821,7 @@ test_mem_appmem(void)
 	print_info(mp->name, &info);
 	TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_EXTERNAL,
 		"backing %s", backing_name(info.backing));
-	TEST_CHECK(smaps_range(s, e, &sm) == 0, "smaps");
+	TEST_CHECK(tm_test_smaps(s, e, &sm) == 0, "smaps");
 	printf("interior %zu MB: AnonHugePages %" PRIu64 " kB, advised %d\n",
 		(size_t)(e - s) >> 20, sm.anon_huge >> 10, sm.advised);
 	if (nothp) {
@@ -899,7 +890,7 @@ test_mem_xmem(void)
 	if (api_load() != 0)
 		return TEST_FAILED;
 	if (!thp_usable())
-		return TEST_SKIPPED;
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	/* As testpmd does: 4 KB pages, each written to learn its IOVA. */
 	va = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -963,6 +954,8 @@ test_mem_heaps(void)
 
 	if (api_load() != 0)
 		return TEST_FAILED;
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): the driver makes no heap");
 	maps0 = maps_lines();
 	for (i = 0; i < RTE_DIM(mps); i++) {
 		snprintf(name, sizeof(name), "tm_heap%u", i);
@@ -1017,6 +1010,8 @@ test_mem_iova(void)
 
 	if (api_load() != 0)
 		return TEST_FAILED;
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no region of the driver's own");
 	printf("EAL: hugepages %d, IOVA as %s\n", rte_eal_has_hugepages(),
 		rte_eal_iova_mode() == RTE_IOVA_PA ? "PA" : "VA");
 	cap_start();
@@ -1055,17 +1050,15 @@ test_mem_hugetlbfs(void)
 {
 	struct rte_pmd_turbomem_mem_info info;
 	struct rte_mempool *mp = NULL;
-	struct smaps_sum sm;
+	struct tm_smaps sm;
 	int ret = TEST_SUCCESS;
 	uintptr_t va;
 	size_t len;
 
 	if (api_load() != 0)
 		return TEST_FAILED;
-	if (!rte_eal_has_hugepages()) {
-		printf("EAL runs without hugepages\n");
-		return TEST_SKIPPED;
-	}
+	if (!rte_eal_has_hugepages())
+		TEST_SKIP("EAL runs without hugepages");
 	mp = rte_pktmbuf_pool_create_by_ops("tm_htlb", 8191, 0, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
 	TEST_CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));
@@ -1078,7 +1071,7 @@ test_mem_hugetlbfs(void)
 		info.page_size, info.huge_bytes, info.bytes);
 	TEST_CHECK(info.numa_node == 0, "node %d", info.numa_node);
 	va = first_chunk(mp, &len);
-	TEST_CHECK(smaps_range(va, va + len, &sm) == 0, "smaps");
+	TEST_CHECK(tm_test_smaps(va, va + len, &sm) == 0, "smaps");
 	TEST_CHECK(sm.kpage == info.page_size && !sm.advised,
 		"smaps page %" PRIu64 ", advised %d", sm.kpage, sm.advised);
 	TEST_CHECK(drain_refill(mp) == 0, "pool");

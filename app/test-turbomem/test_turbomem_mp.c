@@ -22,6 +22,13 @@
  * Environment of the primary: TM_MP_SECONDARIES (secondaries that finish
  * normally), TM_MP_VICTIM_ID (id of the one that is killed, 0: none).
  *
+ * Every process must make progress (gets > 0; a secondary also after the
+ * victim died). At the end the secondaries and the primary exhaust the
+ * pool together (each takes objects until a get fails; nobody puts): the
+ * raw count is 0, a get fails, the ledger shows no free object and the
+ * secondaries hold part of it. The driver's statistics, shared through
+ * the pool's memory, must sum to the processes' own counts.
+ *
  * Oracles: the ownership ledger word in every object (FREE or the id of
  * the process holding it) is in shared memory, so it survives the victim.
  * Each process also publishes, before every get and put, how many objects
@@ -60,22 +67,20 @@
 
 #include "rte_pmd_turbomem.h"
 #include "test.h"
+#include "test_ledger.h"
 
 #define MP_POOL "tm6_mp_pool"
 #define MP_STATE "tm6_mp_state"
 #define MP_SIZE 4096
 #define MP_MAX_PROCS 9
 #define MP_BULK 64
-#define OWNER_FREE 0u
-
-struct mp_obj {
-	_Atomic uint32_t owner;
-	uint32_t serial;
-};
+#define OWNER_FREE TM_OWNER_FREE
 
 struct mp_proc {
 	_Atomic int32_t pid;
-	_Atomic uint32_t running;	/* 1 once started, 2 when finished */
+	/* 1 once started, 3 hoarding, 4 hoarded, 2 when finished */
+	_Atomic uint32_t running;
+	_Atomic uint32_t hoard;		/* objects held when the pool ran dry */
 	_Atomic uint32_t in_flight;
 	_Atomic uint64_t got, put, gets, failed;
 	_Atomic uint32_t errors;
@@ -83,6 +88,7 @@ struct mp_proc {
 
 struct mp_shared {
 	_Atomic uint32_t ready;
+	_Atomic uint32_t release;	/* primary: hoarders may give back */
 	struct mp_proc proc[MP_MAX_PROCS];
 };
 
@@ -95,7 +101,7 @@ env_uint(const char *name, unsigned int def)
 }
 
 static void
-mp_error(struct mp_proc *p, const char *what, const struct mp_obj *o,
+mp_error(struct mp_proc *p, const char *what, const struct tm_test_obj *o,
 		uint32_t owner)
 {
 	if (atomic_fetch_add(&p->errors, 1) < 10)
@@ -110,7 +116,7 @@ mp_error(struct mp_proc *p, const char *what, const struct mp_obj *o,
  */
 static void
 mp_round(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
-		struct mp_obj **tab, unsigned int *held, uint64_t *seed,
+		struct tm_test_obj **tab, unsigned int *held, uint64_t *seed,
 		unsigned int iterations)
 {
 	unsigned int it, n, i;
@@ -127,10 +133,10 @@ mp_round(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
 				continue;
 			}
 			for (i = *held; i < *held + n; i++) {
-				uint32_t owner = OWNER_FREE;
+				uint32_t owner;
 
-				if (!atomic_compare_exchange_strong(
-						&tab[i]->owner, &owner, me))
+				if (!tm_ledger_move(tab[i], OWNER_FREE, me,
+						&owner))
 					mp_error(p, "got while owned", tab[i],
 						owner);
 			}
@@ -143,11 +149,10 @@ mp_round(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
 			*held -= n;
 			atomic_store(&p->in_flight, n);
 			for (i = *held; i < *held + n; i++) {
-				uint32_t owner = me;
+				uint32_t owner;
 
-				if (!atomic_compare_exchange_strong(
-						&tab[i]->owner, &owner,
-						OWNER_FREE))
+				if (!tm_ledger_move(tab[i], me, OWNER_FREE,
+						&owner))
 					mp_error(p, "put while owned", tab[i],
 						owner);
 			}
@@ -160,30 +165,18 @@ mp_round(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
 
 static void
 mp_return_all(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
-		struct mp_obj **tab, unsigned int held)
+		struct tm_test_obj **tab, unsigned int held)
 {
 	unsigned int i;
 
 	for (i = 0; i < held; i++) {
-		uint32_t owner = me;
+		uint32_t owner;
 
-		if (!atomic_compare_exchange_strong(&tab[i]->owner, &owner,
-				OWNER_FREE))
+		if (!tm_ledger_move(tab[i], me, OWNER_FREE, &owner))
 			mp_error(p, "returned while owned", tab[i], owner);
 	}
 	rte_mempool_put_bulk(mp, (void **)tab, held);
 	atomic_fetch_add(&p->put, held);
-}
-
-static void
-init_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
-{
-	struct mp_obj *o = obj;
-
-	RTE_SET_USED(mp);
-	RTE_SET_USED(arg);
-	atomic_init(&o->owner, OWNER_FREE);
-	o->serial = i;
 }
 
 struct owners {
@@ -195,7 +188,7 @@ static void
 count_owner(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
 {
 	struct owners *w = arg;
-	uint32_t o = atomic_load(&((struct mp_obj *)obj)->owner);
+	uint32_t o = atomic_load(&((struct tm_test_obj *)obj)->owner);
 
 	RTE_SET_USED(mp);
 	RTE_SET_USED(i);
@@ -234,7 +227,7 @@ mp_tracked_pool(void)
 	struct rte_mempool *mp;
 	int ret;
 
-	mp = rte_mempool_create_empty(MP_POOL, MP_SIZE, sizeof(struct mp_obj),
+	mp = rte_mempool_create_empty(MP_POOL, MP_SIZE, sizeof(struct tm_test_obj),
 			0, 0, SOCKET_ID_ANY, 0);
 	if (mp == NULL)
 		return NULL;
@@ -247,6 +240,36 @@ mp_tracked_pool(void)
 		return NULL;
 	}
 	return mp;
+}
+
+/*
+ * Take objects one by one until the pool is empty (nobody puts any more
+ * by then): the pool exhausted across processes. Returns how many.
+ */
+static unsigned int
+mp_hoard(struct rte_mempool *mp, struct mp_proc *p, uint32_t me,
+		struct tm_test_obj **tab, unsigned int held)
+{
+	unsigned int start = held;
+
+	for (;;) {
+		uint32_t owner;
+
+		atomic_store(&p->in_flight, 1);
+		if (rte_mempool_get_bulk(mp, (void **)tab + held, 1) != 0) {
+			atomic_store(&p->in_flight, 0);
+			atomic_fetch_add(&p->failed, 1);
+			break;
+		}
+		if (!tm_ledger_move(tab[held], OWNER_FREE, me, &owner))
+			mp_error(p, "hoarded while owned", tab[held], owner);
+		held++;
+		atomic_fetch_add(&p->got, 1);
+		atomic_fetch_add(&p->gets, 1);
+		atomic_store(&p->in_flight, 0);
+	}
+	atomic_store(&p->hoard, held - start);
+	return held;
 }
 
 static bool
@@ -266,12 +289,14 @@ test_mp_primary(void)
 	const struct rte_memzone *mz;
 	struct rte_mempool *mp = NULL;
 	struct mp_shared *sh;
-	struct mp_obj **tab = NULL, *o;
-	uint8_t *seen = NULL;
+	struct tm_test_obj **tab = NULL, *o;
+	struct tm_census c;
 	struct owners w = { 0 };
 	uint64_t seed, deadline;
 	unsigned int held = 0, i, done, drained = 0, lost, rounds = 0;
-	uint32_t in_flight = 0, seen_sec = 0;
+	uint32_t in_flight = 0, vif, seen_sec = 0;
+	uint64_t sum_gets = 0, sum_got = 0, sum_put = 0, sum_failed = 0;
+	struct rte_pmd_turbomem_stats st;
 	held_get_t *held_get = (held_get_t *)tm_test_plugin_sym(
 			"rte_pmd_turbomem_held_get");
 	struct rte_pmd_turbomem_held *rep = malloc(sizeof(*rep));
@@ -290,10 +315,9 @@ test_mp_primary(void)
 		"rte_pmd_turbomem_held_get not found in the plugin");
 	mp = mp_tracked_pool();
 	TEST_CHECK(mp != NULL, "pool creation failed");
-	rte_mempool_obj_iter(mp, init_obj, NULL);
+	rte_mempool_obj_iter(mp, tm_ledger_init, NULL);
 	tab = calloc(MP_SIZE, sizeof(*tab));
-	seen = calloc(MP_SIZE, 1);
-	TEST_CHECK(tab != NULL && seen != NULL, "no memory");
+	TEST_CHECK(tab != NULL, "no memory");
 	seed = (uint64_t)time(NULL) | 1;
 	printf("mp: seed %" PRIu64 "\n", seed);
 	atomic_store(&sh->proc[1].pid, getpid());
@@ -304,6 +328,7 @@ test_mp_primary(void)
 		MP_POOL, MP_SIZE, nb_sec, victim != 0 ? " and a victim" : "");
 	fflush(stdout);
 
+	/* Stress until every secondary hoards and the victim is dead. */
 	deadline = rte_get_timer_cycles() + 120 * rte_get_timer_hz();
 	for (;;) {
 		mp_round(mp, &sh->proc[1], 1, tab, &held, &seed, 1000);
@@ -318,15 +343,62 @@ test_mp_primary(void)
 						vh->id == i)
 					seen_sec |= 1u << i;
 			}
-		for (i = 2, done = 0; i < MP_MAX_PROCS; i++)
-			done += atomic_load(&sh->proc[i].running) == 2;
+		for (i = 2, done = 0; i < MP_MAX_PROCS; i++) {
+			done += atomic_load(&sh->proc[i].running) >= 3;
+			/* A secondary that failed: no need to wait for it. */
+			TEST_CHECK(i == victim || atomic_load(&sh->proc[i].running) == 0 ||
+				atomic_load(&sh->proc[i].running) >= 3 ||
+				!proc_dead(&sh->proc[i]),
+				"secondary %u exited before the end", i);
+		}
 		if (done == nb_sec && (victim == 0 ||
 				proc_dead(&sh->proc[victim])))
 			break;
 		TEST_CHECK(rte_get_timer_cycles() < deadline,
-			"timeout: %u of %u secondaries done, victim %s", done,
+			"timeout: %u of %u secondaries hoarding, victim %s", done,
 			nb_sec, victim == 0 ? "none" :
 			proc_dead(&sh->proc[victim]) ? "dead" : "alive");
+	}
+	/* The pool exhausted across processes: nobody puts any more. */
+	held = mp_hoard(mp, &sh->proc[1], 1, tab, held);
+	for (;;) {
+		for (i = 2, done = 0; i < MP_MAX_PROCS; i++)
+			done += atomic_load(&sh->proc[i].running) == 4;
+		if (done == nb_sec)
+			break;
+		TEST_CHECK(rte_get_timer_cycles() < deadline,
+			"timeout: %u of %u secondaries hoarded", done, nb_sec);
+		usleep(1000);
+	}
+	rte_mempool_obj_iter(mp, count_owner, &w);
+	printf("mp: pool exhausted: count %u; held by process:", tm_test_raw_count(mp));
+	for (i = 1; i < MP_MAX_PROCS; i++)
+		if (w.by[i] != 0)
+			printf(" %u: %u%s", i, w.by[i], i == victim ? " (killed)" : "");
+	printf("\n");
+	TEST_CHECK(tm_test_raw_count(mp) == 0, "count %u with every process hoarding",
+		tm_test_raw_count(mp));
+	TEST_CHECK(rte_mempool_get_bulk(mp, (void **)&o, 1) != 0,
+		"a get succeeded from an exhausted pool");
+	atomic_fetch_add(&sh->proc[1].failed, 1);
+	/* Free by the ledger but out of the pool: only the victim's in flight. */
+	vif = victim != 0 ? atomic_load(&sh->proc[victim].in_flight) : 0;
+	TEST_CHECK(w.by[OWNER_FREE] <= vif && w.bad == 0,
+		"%u objects free by the ledger in an empty pool (victim had %u in flight; %u corrupt)",
+		w.by[OWNER_FREE], vif, w.bad);
+	for (i = 2, lost = 0; i < MP_MAX_PROCS; i++)
+		lost += i != victim ? w.by[i] : 0;
+	TEST_CHECK(lost > 0, "the secondaries hold nothing of the exhausted pool");
+	memset(&w, 0, sizeof(w));
+	atomic_store(&sh->release, 1);
+	for (;;) {
+		for (i = 2, done = 0; i < MP_MAX_PROCS; i++)
+			done += atomic_load(&sh->proc[i].running) == 2;
+		if (done == nb_sec)
+			break;
+		TEST_CHECK(rte_get_timer_cycles() < deadline,
+			"timeout: %u of %u secondaries done", done, nb_sec);
+		usleep(1000);
 	}
 	mp_return_all(mp, &sh->proc[1], 1, tab, held);
 	atomic_store(&sh->proc[1].running, 2);
@@ -343,11 +415,41 @@ test_mp_primary(void)
 			atomic_load(&p->errors));
 		TEST_CHECK(atomic_load(&p->errors) == 0,
 			"process %u: ledger errors", i);
+		/* A process whose every get fails conserves trivially. */
+		TEST_CHECK(atomic_load(&p->gets) > 0,
+			"process %u made no get (%" PRIu64 " failed)", i,
+			atomic_load(&p->failed));
 		if (i != victim)
 			TEST_CHECK(atomic_load(&p->got) ==
 				atomic_load(&p->put),
 				"process %u: conservation", i);
+		sum_gets += atomic_load(&p->gets);
+		sum_got += atomic_load(&p->got);
+		sum_put += atomic_load(&p->put);
+		sum_failed += atomic_load(&p->failed);
 	}
+	/*
+	 * The driver's statistics are shared: their sums are the processes'
+	 * own counts (the victim may have been killed between a get and its
+	 * count: up to one call and its in-flight objects more).
+	 */
+	TEST_CHECK(tm_test_stats(mp, &st) == 0, "stats_get");
+	printf("mp: driver statistics: gets %" PRIu64 "/%" PRIu64 " fails %" PRIu64 " puts %" PRIu64 "/%" PRIu64 "; processes: gets %" PRIu64 "/%" PRIu64 " fails %" PRIu64 " put %" PRIu64 "\n",
+		st.get_calls, st.get_objs, st.get_fails, st.put_calls,
+		st.put_objs, sum_gets, sum_got, sum_failed, sum_put);
+	vif = victim != 0 ? atomic_load(&sh->proc[victim].in_flight) : 0;
+	TEST_CHECK(st.get_calls >= sum_gets && st.get_calls <= sum_gets + (vif != 0),
+		"get_calls %" PRIu64 ", processes made %" PRIu64, st.get_calls,
+		sum_gets);
+	TEST_CHECK(st.get_objs >= sum_got && st.get_objs <= sum_got + vif,
+		"get_objs %" PRIu64 ", processes got %" PRIu64, st.get_objs,
+		sum_got);
+	TEST_CHECK(st.get_fails >= sum_failed && st.get_fails <= sum_failed + 1,
+		"get_fails %" PRIu64 ", processes saw %" PRIu64, st.get_fails,
+		sum_failed);
+	TEST_CHECK(st.put_objs >= sum_put && st.put_objs <= sum_put + vif,
+		"put_objs %" PRIu64 ", processes put %" PRIu64, st.put_objs,
+		sum_put);
 	if (victim != 0) {
 		TEST_CHECK(atomic_load(&sh->proc[victim].running) != 0,
 			"the victim never ran");
@@ -392,16 +494,11 @@ test_mp_primary(void)
 	memset(&w, 0, sizeof(w));
 
 	/* Census: drain, every object at most once and free. */
-	TEST_CHECK(rte_mempool_avail_count(mp) <= MP_SIZE, "count %u",
-		rte_mempool_avail_count(mp));
-	while (rte_mempool_ops_dequeue_bulk(mp, (void **)&o, 1) == 0) {
-		TEST_CHECK(o->serial < MP_SIZE && !seen[o->serial]++,
-			"census: object %u twice or foreign", o->serial);
-		TEST_CHECK(atomic_load(&o->owner) == OWNER_FREE,
-			"census: object %u in the pool but owned by %u",
-			o->serial, atomic_load(&o->owner));
-		tab[drained++] = o;
-	}
+	TEST_CHECK(tm_test_raw_count(mp) <= MP_SIZE, "count %u",
+		tm_test_raw_count(mp));
+	TEST_CHECK(tm_census(mp, NULL, 0, &c) == 0, "census: %u errors",
+		c.errors);
+	drained = c.drained;
 	rte_mempool_obj_iter(mp, count_owner, &w);
 	lost = MP_SIZE - drained;
 	for (i = 1; i < MP_MAX_PROCS; i++)
@@ -418,11 +515,6 @@ test_mp_primary(void)
 		lost);
 
 	/* What is left still works as a pool. */
-	for (i = 0; i < drained; i++)
-		rte_mempool_ops_enqueue_bulk(mp, (void **)&tab[i], 1);
-	TEST_CHECK(rte_mempool_avail_count(mp) == drained,
-		"count %u after the census, expected %u",
-		rte_mempool_avail_count(mp), drained);
 	TEST_CHECK(drained == 0 || rte_mempool_get_bulk(mp, (void **)tab,
 		drained) == 0, "get of all %u left failed", drained);
 	rte_mempool_put_bulk(mp, (void **)tab, drained);
@@ -430,9 +522,10 @@ test_mp_primary(void)
 		printf("mp: the killed secondary's %u objects are gone from the pool (the tracking report names their dead holder); the other %u are all accounted for\n",
 			lost, drained);
 out:
+	/* Let the secondaries go whatever happened. */
+	atomic_store(&sh->release, 1);
 	free(rep);
 	free(tab);
-	free(seen);
 	rte_mempool_free(mp);
 	rte_memzone_free(mz);
 	return ret;
@@ -450,7 +543,7 @@ test_mp_secondary(void)
 	const struct rte_memzone *mz = NULL;
 	struct rte_mempool *mp;
 	struct mp_shared *sh;
-	struct mp_obj **tab;
+	struct tm_test_obj **tab;
 	uint64_t seed = ((uint64_t)time(NULL) + me * 7919) | 1;
 	uint64_t deadline = rte_get_timer_cycles() + 30 * rte_get_timer_hz();
 
@@ -493,6 +586,21 @@ test_mp_secondary(void)
 	after = atomic_load(&sh->proc[me].gets);
 	for (r = 0; other != 0 && r < rounds; r++)
 		mp_round(mp, &sh->proc[me], me, tab, &held, &seed, 100);
+	TEST_ASSERT(other == 0 || atomic_load(&sh->proc[me].gets) > after,
+		"secondary %u made no get after the victim died", me);
+	/* Exhaust the pool with the others, hold it until released. */
+	atomic_store(&sh->proc[me].running, 3);
+	held = mp_hoard(mp, &sh->proc[me], me, tab, held);
+	printf("mp: secondary %u holds %u objects of the exhausted pool\n", me,
+		held);
+	fflush(stdout);
+	atomic_store(&sh->proc[me].running, 4);
+	deadline = rte_get_timer_cycles() + 60 * rte_get_timer_hz();
+	while (atomic_load(&sh->release) == 0) {
+		TEST_ASSERT(rte_get_timer_cycles() < deadline,
+			"not released after 60 s");
+		usleep(1000);
+	}
 	mp_return_all(mp, &sh->proc[me], me, tab, held);
 	printf("mp: secondary %u: %" PRIu64 " gets (%" PRIu64 " after the victim died), got %" PRIu64 " put %" PRIu64 "\n",
 		me, atomic_load(&sh->proc[me].gets),

@@ -10,31 +10,39 @@
  * |--------------------------|----------------------------------------------|
  * | turbomem_stats_autotest  | exact calls/objects of known gets and puts,   |
  * |                          | a refused get counts as a failure only,       |
- * |                          | populate counts nothing, an EAL lcore and two |
- * |                          | non-EAL threads at once lose no count,        |
- * |                          | reset zeroes, -EINVAL for NULL and ring pools |
+ * |                          | populate counts nothing; the same exact on a  |
+ * |                          | non-EAL thread (shared block), refused get    |
+ * |                          | included; an EAL lcore and two non-EAL threads|
+ * |                          | at once on a pool too small for all of them   |
+ * |                          | lose no count (failed gets > 0 and exact);    |
+ * |                          | reset zeroes own and shared blocks; -EINVAL   |
+ * |                          | for NULL and ring pools                       |
  *
  * The plugin is loaded with -d (no link-time dependency), so the public
  * functions are looked up in the loaded plugin.
  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 #include <rte_mempool.h>
 
 #include "rte_pmd_turbomem.h"
 #include "test.h"
 
 #define STATS_N 1023
-#define STATS_ROUNDS 200000
+#define STATS_ROUNDS 50000
+/* The concurrent part: 6 + 5 + 4 objects wanted from a pool of 12. */
+#define STATS_SMALL 12
+/* A thread whose gets fail this long in a row: the pool lost objects. */
+#define STATS_STUCK_S 10
 
 typedef int (stats_get_t)(const struct rte_mempool *,
 		struct rte_pmd_turbomem_stats *);
@@ -44,35 +52,14 @@ static stats_get_t *stats_get;
 static stats_reset_t *stats_reset;
 static int start; /* threads spin until it is set, to overlap */
 
-static int
-find_plugin(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	void **handle = arg;
-
-	RTE_SET_USED(size);
-	if (strstr(info->dlpi_name, "librte_mempool_turbomem") == NULL)
-		return 0;
-	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
-	return *handle != NULL;
-}
-
-/* The public API of the driver, from the plugin EAL loaded or a linked one. */
+/* The public API of the driver, from the plugin EAL loaded. */
 static int
 stats_api(void)
 {
-	void *h = NULL;
-
-	stats_get = (stats_get_t *)dlsym(RTLD_DEFAULT,
+	stats_get = (stats_get_t *)(uintptr_t)tm_test_plugin_sym(
 			"rte_pmd_turbomem_stats_get");
-	stats_reset = (stats_reset_t *)dlsym(RTLD_DEFAULT,
+	stats_reset = (stats_reset_t *)(uintptr_t)tm_test_plugin_sym(
 			"rte_pmd_turbomem_stats_reset");
-	if (stats_get != NULL && stats_reset != NULL)
-		return 0;
-	dl_iterate_phdr(find_plugin, &h);
-	if (h == NULL)
-		return -1;
-	stats_get = (stats_get_t *)dlsym(h, "rte_pmd_turbomem_stats_get");
-	stats_reset = (stats_reset_t *)dlsym(h, "rte_pmd_turbomem_stats_reset");
 	return stats_get != NULL && stats_reset != NULL ? 0 : -1;
 }
 
@@ -80,10 +67,16 @@ struct pinger {
 	struct rte_mempool *mp;
 	unsigned int rounds;
 	unsigned int bulk;
-	int ret;
+	uint64_t ret;
+	bool stuck;
 };
 
-/* get + put of bulk objects, rounds times; a failed get is retried. */
+/*
+ * get + put of bulk objects, rounds times; a failed get is retried, but
+ * not forever: p->stuck is set (and the thread gives up) after
+ * STATS_STUCK_S seconds of failures in a row, so a driver that leaks
+ * objects fails the test instead of running into the timeout.
+ */
 static void *
 pinger_run(void *arg)
 {
@@ -105,11 +98,61 @@ pinger_run(void *arg)
 	/* Acquire pairs with the release store in test_stats(). */
 	while (!__atomic_load_n(&start, __ATOMIC_ACQUIRE))
 		;
+	/* One refused get each, whatever the schedule (valgrind runs one
+	 * thread at a time: then the others never fail). */
+	if (rte_mempool_get_bulk(p->mp, objs, p->mp->size + 1) == 0)
+		p->stuck = true;
+	else
+		p->ret++;
 	for (i = 0; i < p->rounds; i++) {
-		while (rte_mempool_get_bulk(p->mp, objs, p->bulk) != 0)
+		uint64_t t0 = 0;
+		unsigned int run;
+
+		while (rte_mempool_get_bulk(p->mp, objs, p->bulk) != 0) {
 			p->ret++;
+			if (t0 == 0)
+				t0 = rte_get_timer_cycles();
+			else if ((p->ret & 1023) == 0 && rte_get_timer_cycles() - t0 >
+					STATS_STUCK_S * rte_get_timer_hz()) {
+				p->stuck = true;
+				return NULL;
+			}
+		}
+		/* Hold them a moment: the others' gets must fail at times. */
+		for (run = 0; run < 64; run++)
+			rte_pause();
 		rte_mempool_put_bulk(p->mp, objs, p->bulk);
 	}
+	return NULL;
+}
+
+static int noneal_ret;
+static const char *noneal_err = "";
+
+/* On a thread without an lcore id: get 10, get 3, a refused get, 2 puts. */
+static void *
+noneal_known(void *arg)
+{
+	struct rte_mempool *mp = arg;
+	void *objs[STATS_N + 1];
+
+	noneal_ret = -1;
+	if (rte_lcore_id() != LCORE_ID_ANY) {
+		noneal_err = "the thread has an lcore id";
+		return NULL;
+	}
+	if (rte_mempool_get_bulk(mp, objs, 10) != 0 ||
+			rte_mempool_get_bulk(mp, objs + 10, 3) != 0) {
+		noneal_err = "get failed";
+		return NULL;
+	}
+	if (rte_mempool_get_bulk(mp, objs + 13, STATS_N) == 0) {
+		noneal_err = "get of more than the pool holds succeeded";
+		return NULL;
+	}
+	rte_mempool_put_bulk(mp, objs, 6);
+	rte_mempool_put_bulk(mp, objs + 6, 7);
+	noneal_ret = 0;
 	return NULL;
 }
 
@@ -117,7 +160,7 @@ static int
 test_stats(void)
 {
 	struct rte_pmd_turbomem_stats st;
-	struct rte_mempool *mp, *ring = NULL;
+	struct rte_mempool *mp, *ring = NULL, *small = NULL;
 	struct pinger eal, any, any2;
 	void *objs[STATS_N + 1];
 	uint64_t fails;
@@ -136,7 +179,11 @@ test_stats(void)
 
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs, 10) == 0, "get 10");
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs + 10, 3) == 0, "get 3");
+	TEST_CHECK(tm_test_raw_count(mp) == STATS_N - 13, "count %u, want %u",
+		tm_test_raw_count(mp), STATS_N - 13);
 	rte_mempool_put_bulk(mp, objs, 13);
+	TEST_CHECK(tm_test_raw_count(mp) == STATS_N, "count %u at rest, want %u",
+		tm_test_raw_count(mp), STATS_N);
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs, STATS_N + 1) != 0,
 		"get of size + 1 objects succeeded");
 	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
@@ -154,10 +201,37 @@ test_stats(void)
 		st.put_calls == 0 && st.put_objs == 0 && st.cas_retries == 0,
 		"reset left get %" PRIu64 " put %" PRIu64, st.get_calls, st.put_calls);
 
-	/* This lcore and two non-EAL threads (shared block) at once. */
-	eal = (struct pinger){ mp, STATS_ROUNDS * tm_test_scale(), 8, 0 };
-	any = (struct pinger){ mp, eal.rounds, 5, 0 };
-	any2 = (struct pinger){ mp, eal.rounds, 3, 0 };
+	/* The shared block alone: a non-EAL thread's known gets and puts. */
+	TEST_CHECK(pthread_create(&tid, NULL, noneal_known, mp) == 0,
+		"pthread_create");
+	pthread_join(tid, NULL);
+	TEST_CHECK(noneal_ret == 0, "non-EAL thread: %s", noneal_err);
+	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 2 && st.get_objs == 13 && st.get_fails == 1 &&
+		st.put_calls == 2 && st.put_objs == 13 && st.cas_retries == 0,
+		"non-EAL: gets %" PRIu64 "/%" PRIu64 " fails %" PRIu64 " puts %" PRIu64 "/%" PRIu64 " retries %" PRIu64 ", want 2/13 1 2/13 0",
+		st.get_calls, st.get_objs, st.get_fails, st.put_calls,
+		st.put_objs, st.cas_retries);
+	/* Reset after non-EAL traffic: the shared block is zeroed too. */
+	TEST_CHECK(stats_reset(mp) == 0, "reset");
+	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 0 && st.get_objs == 0 && st.get_fails == 0 &&
+		st.put_calls == 0 && st.put_objs == 0 && st.cas_retries == 0,
+		"reset after non-EAL traffic left get %" PRIu64 "/%" PRIu64 " fails %" PRIu64 " put %" PRIu64 "/%" PRIu64,
+		st.get_calls, st.get_objs, st.get_fails, st.put_calls,
+		st.put_objs);
+
+	/*
+	 * This lcore and two non-EAL threads (shared block) at once, on a
+	 * pool smaller than what they want together: gets fail, and every
+	 * failure must be counted.
+	 */
+	small = tm_test_pool("tm_stats_small", STATS_SMALL, 64, 0, TM_OPS,
+			SOCKET_ID_ANY, true);
+	TEST_CHECK(small != NULL, "small pool");
+	eal = (struct pinger){ small, tm_test_iters(STATS_ROUNDS), 6, 0, false };
+	any = (struct pinger){ small, eal.rounds, 5, 0, false };
+	any2 = (struct pinger){ small, eal.rounds, 4, 0, false };
 	TEST_CHECK(pthread_create(&tid, NULL, pinger_run, &any) == 0, "pthread_create");
 	if (pthread_create(&tid2, NULL, pinger_run, &any2) != 0) {
 		pthread_join(tid, NULL);
@@ -167,18 +241,33 @@ test_stats(void)
 	pinger_run(&eal);
 	pthread_join(tid, NULL);
 	pthread_join(tid2, NULL);
-	fails = (uint64_t)eal.ret + any.ret + any2.ret;
-	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
+	TEST_CHECK(!eal.stuck && !any.stuck && !any2.stuck,
+		"gets failed for %d s in a row, or a get of size + 1 succeeded (lcore %d, non-EAL %d %d)",
+		STATS_STUCK_S, eal.stuck, any.stuck, any2.stuck);
+	TEST_CHECK(tm_test_raw_count(small) == STATS_SMALL,
+		"count %u at rest, pool of %u", tm_test_raw_count(small),
+		STATS_SMALL);
+	fails = eal.ret + any.ret + any2.ret;
+	TEST_CHECK(stats_get(small, &st) == 0, "stats_get");
 	TEST_CHECK(st.get_calls == 3ULL * eal.rounds && st.put_calls == 3ULL * eal.rounds,
 		"calls get %" PRIu64 " put %" PRIu64 ", want %u each",
 		st.get_calls, st.put_calls, 3 * eal.rounds);
-	TEST_CHECK(st.get_objs == 16ULL * eal.rounds && st.put_objs == 16ULL * eal.rounds,
+	TEST_CHECK(st.get_objs == 15ULL * eal.rounds && st.put_objs == 15ULL * eal.rounds,
 		"objects get %" PRIu64 " put %" PRIu64 ", want %u each",
-		st.get_objs, st.put_objs, 16 * eal.rounds);
+		st.get_objs, st.put_objs, 15 * eal.rounds);
+	TEST_CHECK(eal.ret > 0 && any.ret > 0 && any2.ret > 0,
+		"a thread saw no failed get (lcore %" PRIu64 ", non-EAL %" PRIu64 " + %" PRIu64 "): the check below is void",
+		eal.ret, any.ret, any2.ret);
 	TEST_CHECK(st.get_fails == fails, "get_fails %" PRIu64 ", threads saw %" PRIu64,
 		st.get_fails, fails);
-	printf("three threads: %" PRIu64 " CAS retries over %" PRIu64 " calls\n",
-		st.cas_retries, st.get_calls + st.put_calls);
+	printf("three threads: %" PRIu64 " failed gets, %" PRIu64 " CAS retries over %" PRIu64 " calls\n",
+		st.get_fails, st.cas_retries, st.get_calls + st.put_calls);
+	TEST_CHECK(stats_reset(small) == 0, "reset");
+	TEST_CHECK(stats_get(small, &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 0 && st.get_objs == 0 && st.get_fails == 0 &&
+		st.put_calls == 0 && st.put_objs == 0 && st.cas_retries == 0,
+		"reset after concurrent traffic left get %" PRIu64 " fails %" PRIu64 " put %" PRIu64 " retries %" PRIu64,
+		st.get_calls, st.get_fails, st.put_calls, st.cas_retries);
 
 	TEST_CHECK(stats_get(NULL, &st) == -EINVAL, "NULL pool accepted");
 	TEST_CHECK(stats_get(mp, NULL) == -EINVAL, "NULL stats accepted");
@@ -190,6 +279,7 @@ test_stats(void)
 	TEST_CHECK(stats_reset(ring) == -EINVAL, "reset of a ring pool");
 out:
 	rte_mempool_free(ring);
+	rte_mempool_free(small);
 	rte_mempool_free(mp);
 	return ret;
 }
@@ -210,4 +300,4 @@ test_ops_slots(void)
 	return TEST_SUCCESS;
 }
 
-TM_TEST_REGISTER(turbomem_ops_slots, test_ops_slots);
+TM_TEST_REGISTER(turbomem_ops_slots_autotest, test_ops_slots);

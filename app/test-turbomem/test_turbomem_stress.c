@@ -51,7 +51,6 @@
  * flushed, count == size, a drain one by one sees every object once, FREE).
  */
 
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
@@ -69,22 +68,17 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include "rte_pmd_turbomem.h"
 #include "test.h"
+#include "test_ledger.h"
 
-#define OWNER_FREE 0u
-
-struct sobj {
-	_Atomic uint32_t owner;
-	uint32_t serial;
-	uint64_t payload;
-};
 
 enum cache_mode { CACHE_NONE, CACHE_POOL, CACHE_USER };
 
 struct sstress {
 	const char *shape;
 	struct rte_mempool *mp;
-	struct sobj **by_serial;	/* obj_iter order: address of each */
+	struct tm_test_obj **by_serial;	/* obj_iter order: address of each */
 	enum cache_mode cache;
 	unsigned int max_bulk;
 	bool edges;		/* also 0, size - 1, size, size + 1 */
@@ -111,29 +105,9 @@ struct sstress {
 	atomic_fetch_add_explicit(&(var), (v), memory_order_relaxed)
 
 static void
-init_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
-{
-	struct sstress *st = arg;
-	struct sobj *o = obj;
-
-	RTE_SET_USED(mp);
-	atomic_init(&o->owner, OWNER_FREE);
-	o->serial = i;
-	o->payload = 0;
-	st->by_serial[i] = o;
-}
-
-/* What the driver holds (rte_mempool_ops_get_count is not exported). */
-static unsigned int
-driver_count(const struct rte_mempool *mp)
-{
-	return rte_mempool_get_ops(mp->ops_index)->get_count(mp);
-}
-
-static void
 sample_count(struct sstress *st)
 {
-	unsigned int c = driver_count(st->mp);
+	unsigned int c = tm_test_raw_count(st->mp);
 	uint32_t m = atomic_load_explicit(&st->max_count,
 			memory_order_relaxed);
 
@@ -147,13 +121,13 @@ sample_count(struct sstress *st)
 
 /* Exactness and ledger of a successful get of n objects. */
 static void
-take(struct sstress *st, struct sobj **tab, unsigned int n, uint32_t me)
+take(struct sstress *st, struct tm_test_obj **tab, unsigned int n, uint32_t me)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		struct sobj *o = tab[i];
-		uint32_t free_owner = OWNER_FREE;
+		struct tm_test_obj *o = tab[i];
+		uint32_t free_owner;
 
 		if (o == NULL || o->serial >= st->mp->size ||
 				st->by_serial[o->serial] != o) {
@@ -161,8 +135,7 @@ take(struct sstress *st, struct sobj **tab, unsigned int n, uint32_t me)
 				(void *)o, st->mp->name);
 			continue;
 		}
-		if (!atomic_compare_exchange_strong(&o->owner, &free_owner,
-				me))
+		if (!tm_ledger_move(o, TM_OWNER_FREE, me, &free_owner))
 			SFAIL(st, "object %u given to %u while owned by %u\n",
 				o->serial, me, free_owner);
 		o->payload++;
@@ -173,7 +146,7 @@ take(struct sstress *st, struct sobj **tab, unsigned int n, uint32_t me)
 
 /* Ledger of a put of n objects (from owner me, or any owner if 0). */
 static void
-give(struct sstress *st, struct sobj **tab, unsigned int n, uint32_t me)
+give(struct sstress *st, struct tm_test_obj **tab, unsigned int n, uint32_t me)
 {
 	unsigned int i;
 
@@ -181,9 +154,9 @@ give(struct sstress *st, struct sobj **tab, unsigned int n, uint32_t me)
 		uint32_t owner = me != 0 ? me :
 			atomic_load(&tab[i]->owner);
 
-		if (owner == OWNER_FREE ||
-				!atomic_compare_exchange_strong(&tab[i]->owner,
-					&owner, OWNER_FREE))
+		if (owner == TM_OWNER_FREE ||
+				!tm_ledger_move(tab[i], owner, TM_OWNER_FREE,
+					&owner))
 			SFAIL(st, "object %u put by %u but owned by %u\n",
 				tab[i]->serial, me, owner);
 	}
@@ -192,7 +165,7 @@ give(struct sstress *st, struct sobj **tab, unsigned int n, uint32_t me)
 }
 
 static int
-do_get(struct sstress *st, struct rte_mempool_cache *uc, struct sobj **tab,
+do_get(struct sstress *st, struct rte_mempool_cache *uc, struct tm_test_obj **tab,
 		unsigned int n)
 {
 	if (st->cache == CACHE_USER)
@@ -201,7 +174,7 @@ do_get(struct sstress *st, struct rte_mempool_cache *uc, struct sobj **tab,
 }
 
 static void
-do_put(struct sstress *st, struct rte_mempool_cache *uc, struct sobj **tab,
+do_put(struct sstress *st, struct rte_mempool_cache *uc, struct tm_test_obj **tab,
 		unsigned int n)
 {
 	if (st->cache == CACHE_USER)
@@ -237,7 +210,7 @@ mixed_loop(struct sstress *st, uint32_t me)
 	unsigned int size = mp->size, held = 0, n;
 	uint64_t seed = st->seed + me * 0x9e3779b97f4a7c15ull;
 	struct rte_mempool_cache *uc = NULL;
-	struct sobj **tab;
+	struct tm_test_obj **tab;
 	unsigned long it;
 	int r;
 
@@ -308,7 +281,7 @@ static void
 pipeline_loop(struct sstress *st, uint32_t me, bool producer)
 {
 	uint64_t seed = st->seed + me * 0x9e3779b97f4a7c15ull;
-	struct sobj *tab[32];
+	struct tm_test_obj *tab[32];
 	unsigned long it;
 	unsigned int n, k;
 
@@ -328,7 +301,7 @@ pipeline_loop(struct sstress *st, uint32_t me, bool producer)
 				/* No hand-off for 30 s: objects are lost. */
 				if (rte_get_timer_cycles() - last > 30 * hz) {
 					SFAIL(st, "producer %u: no object for 30 s: driver count %u, ring %u, got %" PRIu64 " put %" PRIu64 "\n",
-						me, driver_count(st->mp),
+						me, tm_test_raw_count(st->mp),
 						rte_ring_count(st->pipe),
 						atomic_load(&st->got),
 						atomic_load(&st->put));
@@ -422,13 +395,13 @@ stress_setup(struct sstress *st, const char *shape, const char *name,
 	st->by_serial = calloc(n, sizeof(*st->by_serial));
 	if (st->by_serial == NULL)
 		return -1;
-	st->mp = tm_test_pool(name, n, sizeof(struct sobj), cache_size,
+	st->mp = tm_test_pool(name, n, sizeof(struct tm_test_obj), cache_size,
 			TM_OPS, SOCKET_ID_ANY, true);
 	if (st->mp == NULL) {
 		free(st->by_serial);
 		return -1;
 	}
-	rte_mempool_obj_iter(st->mp, init_obj, st);
+	rte_mempool_obj_iter(st->mp, tm_ledger_init, st->by_serial);
 	return 0;
 }
 
@@ -437,37 +410,16 @@ static int
 stress_finish(struct sstress *st)
 {
 	struct rte_mempool *mp = st->mp;
-	uint8_t *seen = calloc(mp->size, 1);
-	void **all = calloc(mp->size, sizeof(void *));
-	unsigned int drained = 0, i;
 	int ret = TEST_SUCCESS;
-	struct sobj *o;
+	struct tm_census c;
 
-	TEST_CHECK(seen != NULL && all != NULL, "no memory");
 	TEST_CHECK(atomic_load(&st->errors) == 0, "%lu oracle errors",
 		atomic_load(&st->errors));
 	TEST_CHECK(atomic_load(&st->got) == atomic_load(&st->put),
 		"conservation: got %" PRIu64 " put %" PRIu64,
 		atomic_load(&st->got), atomic_load(&st->put));
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		rte_mempool_cache_flush(rte_mempool_default_cache(mp, i), mp);
-	TEST_CHECK(driver_count(mp) == mp->size,
-		"driver count %u of %u at rest", driver_count(mp),
-		mp->size);
-	while (rte_mempool_ops_dequeue_bulk(mp, (void **)&o, 1) == 0) {
-		TEST_CHECK(o->serial < mp->size && st->by_serial[o->serial] ==
-			o && !seen[o->serial]++,
-			"census: object %p (%u) twice or foreign", (void *)o,
-			o->serial);
-		TEST_CHECK(atomic_load(&o->owner) == OWNER_FREE,
-			"census: object %u owned by %u", o->serial,
-			atomic_load(&o->owner));
-		all[drained++] = o;
-	}
-	TEST_CHECK(drained == mp->size, "census: drained %u of %u", drained,
-		mp->size);
-	for (i = 0; i < drained; i++)
-		rte_mempool_ops_enqueue_bulk(mp, &all[i], 1);
+	TEST_CHECK(tm_census(mp, st->by_serial, mp->size, &c) == 0,
+		"census: %u errors", c.errors);
 	printf("%s: pool %u objects: %" PRIu64 " gets (%" PRIu64 " objects), %" PRIu64 " puts (%" PRIu64 " objects), %" PRIu64 " failed gets, %" PRIu64 " gets of 0, size gets %" PRIu64 " ok / %" PRIu64 " failed, %" PRIu64 " gets of size+1 (all failed), %" PRIu64 " count samples (max %u); census %u objects, each once\n",
 		st->shape, mp->size, atomic_load(&st->gets),
 		atomic_load(&st->got), atomic_load(&st->puts),
@@ -475,10 +427,8 @@ stress_finish(struct sstress *st)
 		atomic_load(&st->zero_gets), atomic_load(&st->size_ok),
 		atomic_load(&st->size_fail), atomic_load(&st->size1_fail),
 		atomic_load(&st->count_samples), atomic_load(&st->max_count),
-		drained);
+		c.drained);
 out:
-	free(seen);
-	free(all);
 	free(st->by_serial);
 	rte_mempool_free(mp);
 	return ret;
@@ -724,17 +674,11 @@ test_aba_exact(void)
 {
 	void *a[4], *o1 = NULL, *o2 = NULL;
 	int ret = TEST_SUCCESS;
+	struct rte_pmd_turbomem_stats st;
 
-	/* -d plugins are loaded RTLD_LOCAL: look the plugin up by soname. */
-	void *lib = dlopen("librte_mempool_turbomem_yield.so",
-			RTLD_NOW | RTLD_NOLOAD);
-
-	aba.hook = lib != NULL ? dlsym(lib, "tm_test_yield_hook") : NULL;
-	if (lib != NULL)
-		dlclose(lib);
+	aba.hook = tm_test_plugin_sym("tm_test_yield_hook");
 	if (aba.hook == NULL) {
-		printf("not the yield build of the plugin: nothing to check\n");
-		return TEST_SKIPPED;
+		TEST_SKIP_BUILD("not the yield build of the plugin: nothing to check");
 	}
 	aba.mp = tm_test_pool("tm_aba", 4, 64, 0, TM_OPS, SOCKET_ID_ANY,
 			true);
@@ -762,7 +706,15 @@ test_aba_exact(void)
 		"last pop failed");
 	TEST_CHECK(o2 == aba.w, "stale commit: popped %p (Y is %p, held by the other), expected W %p",
 		o2, aba.y, aba.w);
-	printf("aba: stale commit refused, pop retried: got X then W\n");
+	/* Exactly one failed CAS: the stale commit. */
+	TEST_CHECK(tm_test_stats(aba.mp, &st) == 0,
+		"rte_pmd_turbomem_stats_get");
+	TEST_CHECK(st.cas_retries == 1 && st.get_calls == 5 && st.get_objs == 8 &&
+		st.put_calls == 4 && st.put_objs == 4 && st.get_fails == 0,
+		"stats: retries %" PRIu64 " (want 1), gets %" PRIu64 "/%" PRIu64 " (5/8), puts %" PRIu64 "/%" PRIu64 " (4/4), fails %" PRIu64 " (0)",
+		st.cas_retries, st.get_calls, st.get_objs, st.put_calls,
+		st.put_objs, st.get_fails);
+	printf("aba: stale commit refused, pop retried once: got X then W\n");
 	rte_mempool_ops_enqueue_bulk(aba.mp, &o1, 1);
 	rte_mempool_ops_enqueue_bulk(aba.mp, &o2, 1);
 	rte_mempool_ops_enqueue_bulk(aba.mp, &aba.y, 1);
@@ -799,19 +751,13 @@ untouched_interfere(void)
 static int
 test_fail_untouched(void)
 {
-	void *lib = dlopen("librte_mempool_turbomem_yield.so",
-			RTLD_NOW | RTLD_NOLOAD);
 	void *tab[3], *sentinel = (void *)(uintptr_t)0x5e5e5e5e;
 	unsigned int i;
 	int ret = TEST_SUCCESS, r;
 
-	untouched.hook = lib != NULL ? dlsym(lib, "tm_test_yield_hook") :
-		NULL;
-	if (lib != NULL)
-		dlclose(lib);
+	untouched.hook = tm_test_plugin_sym("tm_test_yield_hook");
 	if (untouched.hook == NULL) {
-		printf("not the yield build of the plugin: nothing to check\n");
-		return TEST_SKIPPED;
+		TEST_SKIP_BUILD("not the yield build of the plugin: nothing to check");
 	}
 	untouched.mp = tm_test_pool("tm_untouched", 3, 64, 0, TM_OPS,
 			SOCKET_ID_ANY, true);

@@ -35,14 +35,8 @@
 #include <rte_mempool.h>
 
 #include "test.h"
+#include "test_ledger.h"
 
-#define OWNER_FREE 0u
-
-struct tobj {
-	_Atomic uint32_t owner;
-	uint32_t serial;
-	uint64_t payload;
-};
 
 struct stress {
 	struct rte_mempool *mp;
@@ -55,18 +49,6 @@ struct stress {
 	bool register_thread;
 };
 
-static void
-init_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
-{
-	struct tobj *o = obj;
-
-	RTE_SET_USED(mp);
-	RTE_SET_USED(arg);
-	atomic_init(&o->owner, OWNER_FREE);
-	o->serial = i;
-	o->payload = 0;
-}
-
 #define STRESS_FAIL(st, ...) do { \
 	if (atomic_fetch_add(&(st)->errors, 1) < 10) \
 		printf("FAIL: " __VA_ARGS__); \
@@ -78,7 +60,7 @@ stress_loop(struct stress *st, uint32_t me)
 	struct rte_mempool *mp = st->mp;
 	unsigned int cap = 2 * st->max_bulk, held = 0, n, i;
 	uint64_t seed = st->seed + me * 0x9e3779b97f4a7c15ull;
-	struct tobj **tab = calloc(cap, sizeof(*tab));
+	struct tm_test_obj **tab = calloc(cap, sizeof(*tab));
 	unsigned long it;
 
 	if (tab == NULL) {
@@ -86,7 +68,8 @@ stress_loop(struct stress *st, uint32_t me)
 		return;
 	}
 	for (it = 0; it < st->iterations; it++) {
-		unsigned int c = rte_mempool_avail_count(mp);
+		/* Raw: rte_mempool_avail_count() clamps to the size. */
+		unsigned int c = tm_test_raw_count(mp);
 
 		if (c > mp->size)
 			STRESS_FAIL(st, "count %u above size %u\n", c,
@@ -100,11 +83,10 @@ stress_loop(struct stress *st, uint32_t me)
 				continue;
 			}
 			for (i = held; i < held + n; i++) {
-				uint32_t free_owner = OWNER_FREE;
+				uint32_t free_owner;
 
-				if (!atomic_compare_exchange_strong(
-						&tab[i]->owner, &free_owner,
-						me))
+				if (!tm_ledger_move(tab[i], TM_OWNER_FREE, me,
+						&free_owner))
 					STRESS_FAIL(st, "object %u given to %u while owned by %u\n",
 						tab[i]->serial, me,
 						free_owner);
@@ -117,11 +99,10 @@ stress_loop(struct stress *st, uint32_t me)
 			n = 1 + tm_test_rand(&seed) % held;
 			held -= n;
 			for (i = held; i < held + n; i++) {
-				uint32_t mine = me;
+				uint32_t mine;
 
-				if (!atomic_compare_exchange_strong(
-						&tab[i]->owner, &mine,
-						OWNER_FREE))
+				if (!tm_ledger_move(tab[i], me, TM_OWNER_FREE,
+						&mine))
 					STRESS_FAIL(st, "object %u put by %u but owned by %u\n",
 						tab[i]->serial, me, mine);
 			}
@@ -131,10 +112,9 @@ stress_loop(struct stress *st, uint32_t me)
 		}
 	}
 	for (i = 0; i < held; i++) {
-		uint32_t mine = me;
+		uint32_t mine;
 
-		if (!atomic_compare_exchange_strong(&tab[i]->owner, &mine,
-				OWNER_FREE))
+		if (!tm_ledger_move(tab[i], me, TM_OWNER_FREE, &mine))
 			STRESS_FAIL(st, "object %u owned by %u at the end\n",
 				tab[i]->serial, mine);
 	}
@@ -148,43 +128,19 @@ static int
 stress_census(struct stress *st)
 {
 	struct rte_mempool *mp = st->mp;
-	uint8_t *seen = calloc(mp->size, 1);
-	struct tobj *o;
-	unsigned int drained = 0, i;
-	void **all = calloc(mp->size, sizeof(void *));
-	int ret = TEST_SUCCESS;
+	struct tm_census c;
 
-	TEST_CHECK(seen != NULL && all != NULL, "no memory");
-	TEST_CHECK(atomic_load(&st->errors) == 0, "%lu ledger errors",
+	TEST_ASSERT(atomic_load(&st->errors) == 0, "%lu ledger errors",
 		atomic_load(&st->errors));
-	TEST_CHECK(atomic_load(&st->got) == atomic_load(&st->put),
+	TEST_ASSERT(atomic_load(&st->got) == atomic_load(&st->put),
 		"conservation: got %" PRIu64 " put %" PRIu64,
 		atomic_load(&st->got), atomic_load(&st->put));
-	TEST_CHECK(rte_mempool_avail_count(mp) == mp->size,
-		"avail %u of %u at rest", rte_mempool_avail_count(mp),
-		mp->size);
-	/* At rest: return what per-lcore caches hold, then drain the driver. */
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		rte_mempool_cache_flush(rte_mempool_default_cache(mp, i), mp);
-	while (rte_mempool_ops_dequeue_bulk(mp, (void **)&o, 1) == 0) {
-		TEST_CHECK(o->serial < mp->size && !seen[o->serial]++,
-			"census: object %u twice or foreign", o->serial);
-		TEST_CHECK(atomic_load(&o->owner) == OWNER_FREE,
-			"census: object %u owned by %u", o->serial,
-			atomic_load(&o->owner));
-		all[drained++] = o;
-	}
-	TEST_CHECK(drained == mp->size, "census: drained %u of %u", drained,
-		mp->size);
-	for (i = 0; i < drained; i++)
-		rte_mempool_ops_enqueue_bulk(mp, &all[i], 1);
+	TEST_ASSERT(tm_census(mp, NULL, mp->size, &c) == 0,
+		"census: %u errors", c.errors);
 	printf("census: %u objects, each once; got %" PRIu64 " put %" PRIu64 " failed gets %" PRIu64 "\n",
-		drained, atomic_load(&st->got), atomic_load(&st->put),
+		c.drained, atomic_load(&st->got), atomic_load(&st->put),
 		atomic_load(&st->failed));
-out:
-	free(seen);
-	free(all);
-	return ret;
+	return TEST_SUCCESS;
 }
 
 static void *
@@ -212,14 +168,14 @@ test_non_eal(void)
 	unsigned int i;
 	int ret;
 
-	st.mp = tm_test_pool("tm_noneal", 512, sizeof(struct tobj), 32,
+	st.mp = tm_test_pool("tm_noneal", 512, sizeof(struct tm_test_obj), 32,
 			TM_OPS, SOCKET_ID_ANY, false);
 	TEST_ASSERT(st.mp != NULL, "pool creation failed");
 	if (rte_mempool_populate_default(st.mp) != 512) {
 		rte_mempool_free(st.mp);
 		TEST_ASSERT(0, "populate failed");
 	}
-	rte_mempool_obj_iter(st.mp, init_obj, NULL);
+	rte_mempool_obj_iter(st.mp, tm_ledger_init, NULL);
 	st.max_bulk = 32;
 	st.iterations = tm_test_iters(200000ul);
 	st.seed = tm_test_seed();
@@ -233,7 +189,7 @@ test_non_eal(void)
 	rte_mempool_free(st.mp);
 	return ret;
 }
-TM_TEST_REGISTER(turbomem_nonEAL_autotest, test_non_eal);
+TM_TEST_REGISTER(turbomem_noneal_autotest, test_non_eal);
 
 static int
 lcore_worker(void *arg)
@@ -251,10 +207,10 @@ test_stress(void)
 	int ret;
 
 	/* 256 objects, up to 64 per bulk and 128 held per lcore: exhaustion. */
-	st.mp = tm_test_pool("tm_stress", 256, sizeof(struct tobj), 0,
+	st.mp = tm_test_pool("tm_stress", 256, sizeof(struct tm_test_obj), 0,
 			TM_OPS, SOCKET_ID_ANY, true);
 	TEST_ASSERT(st.mp != NULL, "pool creation failed");
-	rte_mempool_obj_iter(st.mp, init_obj, NULL);
+	rte_mempool_obj_iter(st.mp, tm_ledger_init, NULL);
 	st.max_bulk = 64;
 	st.iterations = tm_test_iters(500000ul);
 	st.seed = tm_test_seed();

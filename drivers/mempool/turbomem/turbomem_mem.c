@@ -365,7 +365,7 @@ turbomem_mem_alloc(struct rte_mempool *mp, struct turbomem_pool *tp)
 			mem->cfg.thp == RTE_PMD_TURBOMEM_THP_OFF ||
 			rte_malloc_heap_socket_is_external(mp->socket_id) == 1)
 		return 0;
-	if (rte_eal_iova_mode() != RTE_IOVA_VA || tm_os_fail("iova_pa"))
+	if (rte_eal_iova_mode() != RTE_IOVA_VA)
 		return tm_no_thp(mp, mem, -ENOTSUP, "IOVA as PA without hugepages",
 			"pool in EAL memory (4 KB pages)",
 			"private memory has no fixed physical address; use --iova-mode=va or reserve hugepages");

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,28 +32,6 @@
 #define TM_MAX(a, b) ((a) > (b) ? (a) : (b))
 
 #define TM_THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
-
-static char tm_fail_list[128];
-static pthread_once_t tm_fail_once = PTHREAD_ONCE_INIT;
-
-static void
-tm_fail_read(void)
-{
-	const char *s = getenv("TURBOMEM_TEST_FAIL");
-
-	if (s != NULL)
-		snprintf(tm_fail_list, sizeof(tm_fail_list), ",%s,", s);
-}
-
-bool
-tm_os_fail(const char *what)
-{
-	char key[32];
-
-	pthread_once(&tm_fail_once, tm_fail_read);
-	snprintf(key, sizeof(key), ",%s,", what);
-	return strstr(tm_fail_list, key) != NULL;
-}
 
 /* The bracketed word of a sysfs THP mode file, "" if unreadable. */
 static void
@@ -90,8 +67,6 @@ tm_os_thp_usable(char *note, size_t note_sz, char *hint, size_t hint_sz)
 		return false;
 	}
 	tm_thp_mode(TM_THP_SYSFS "/enabled", mode, sizeof(mode));
-	if (tm_os_fail("thp_never"))
-		snprintf(mode, sizeof(mode), "never");
 	if (mode[0] == '\0') {
 		snprintf(note, note_sz, "kernel without THP");
 		snprintf(hint, hint_sz, "use a kernel built with CONFIG_TRANSPARENT_HUGEPAGE, or reserve hugepages for EAL");
@@ -127,10 +102,6 @@ tm_os_map(size_t len)
 	 * PROT_NONE: under mlockall(MCL_FUTURE) (testpmd) an accessible
 	 * mapping is faulted in 4 KB pages at once, before advice and policy.
 	 */
-	if (tm_os_fail("mmap")) {
-		errno = ENOMEM;
-		return NULL;
-	}
 	va = mmap(NULL, over, PROT_NONE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (va == MAP_FAILED)
@@ -185,9 +156,7 @@ tm_os_collapse_resident(void *va, size_t len, size_t *collapsed)
 			resident = vec[i] & 1;
 		if (!resident)
 			continue; /* faulted later, after the advice */
-		if (tm_os_fail("collapse")) {
-			errno = EINVAL;
-		} else if (madvise(p, TM_OS_HUGE_SZ, MADV_COLLAPSE) == 0) {
+		if (madvise(p, TM_OS_HUGE_SZ, MADV_COLLAPSE) == 0) {
 			*collapsed += TM_OS_HUGE_SZ;
 			continue;
 		}
@@ -203,7 +172,7 @@ int
 tm_os_numa_state(void)
 {
 #ifdef TM_HAVE_LIBNUMA
-	if (tm_os_fail("numa") || numa_available() < 0)
+	if (numa_available() < 0)
 		return -ENODEV;
 	return 0;
 #else
@@ -220,8 +189,6 @@ tm_os_bind(void *va, size_t len, int node, bool strict)
 
 	if (node < 0 || (unsigned int)node >= bits)
 		return -EINVAL;
-	if (tm_os_fail("mbind"))
-		return -EIO;
 	mask[node / (8 * sizeof(mask[0]))] |= 1UL << (node % (8 * sizeof(mask[0])));
 	/* The kernel reads maxnode - 1 bits. */
 	if (mbind(va, len, strict ? MPOL_BIND : MPOL_PREFERRED, mask,

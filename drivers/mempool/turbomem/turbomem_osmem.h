@@ -12,17 +12,9 @@
  * dependency and no logging: functions return -errno and fill a reason
  * string, the DPDK glue (turbomem_mem.c) decides what to log.
  *
- * Test-only failure injection: the environment variable
- * TURBOMEM_TEST_FAIL, read once, holds a comma-separated list of
- *   mmap      tm_os_map() fails with ENOMEM
- *   numa      numa_available() reports no NUMA support
- *   mbind     mbind() fails with EIO
- *   collapse  madvise(MADV_COLLAPSE) fails with EINVAL (kernel < 6.1)
- *   thp_never sysfs transparent_hugepage/enabled reads "never" (a real
- *             change would affect every process on the machine)
- *   iova_pa   (read by turbomem_mem.c) act as if EAL used IOVA as PA,
- *             which EAL 22.11 never selects without hugepages
- * for failures a test cannot provoke for real. Not for production use.
+ * Failures a test cannot provoke for real are injected at the libc calls
+ * made here by a test-only build of the plugin
+ * (app/test-turbomem/tm_test_faults.h); this file holds no test hook.
  */
 
 #include <stdbool.h>
@@ -120,8 +112,5 @@ uint64_t tm_os_page_size(const void *va);
  * DMA-mapped memory (true when that cannot be read).
  */
 bool tm_os_vfio_open(void);
-
-/** Test-only failure injection (see above): true if what is listed. */
-bool tm_os_fail(const char *what);
 
 #endif /* TURBOMEM_OSMEM_H */

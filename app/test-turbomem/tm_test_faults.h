@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The turbomem authors
+ */
+
+#ifndef TM_TEST_FAULTS_H
+#define TM_TEST_FAULTS_H
+
+/*
+ * Forced into the test-only "faults" build of the plugin (-include), never
+ * into a real one: failures a test cannot provoke for real, injected at
+ * the calls the OS memory layer (turbomem_osmem.c) and the pool memory
+ * glue (turbomem_mem.c) make. The environment variable TURBOMEM_TEST_FAIL
+ * holds a comma-separated list of
+ *   mmap      mmap() fails with ENOMEM
+ *   numa      numa_available() reports no NUMA support
+ *   mbind     mbind() fails with EIO
+ *   collapse  madvise(MADV_COLLAPSE) fails with EINVAL (kernel < 6.1)
+ *   thp_never sysfs transparent_hugepage/enabled reads "never" (a real
+ *             change would affect every process on the machine)
+ *   iova_pa   rte_eal_iova_mode() says PA, which EAL never selects
+ *             without hugepages
+ * The wrappers are static inline: each source file gets its own copy,
+ * the library exports nothing more.
+ */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* Before rte_eal.h pulls in the trace headers (telemetry.c needs it). */
+#ifndef ALLOW_EXPERIMENTAL_API
+#define ALLOW_EXPERIMENTAL_API 1
+#endif
+#include <rte_eal.h>
+
+#ifdef TM_HAVE_LIBNUMA
+#include <numa.h>
+#include <numaif.h>
+#endif
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+/* Whether what is listed in TURBOMEM_TEST_FAIL. */
+static inline bool
+tm_fault(const char *what)
+{
+	const char *s = getenv("TURBOMEM_TEST_FAIL");
+	size_t n = strlen(what);
+
+	while (s != NULL && *s != '\0') {
+		if (strncmp(s, what, n) == 0 && (s[n] == ',' || s[n] == '\0'))
+			return true;
+		s = strchr(s, ',');
+		if (s != NULL)
+			s++;
+	}
+	return false;
+}
+
+static inline void *
+tm_fault_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (tm_fault("mmap")) {
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	return mmap(addr, len, prot, flags, fd, off);
+}
+
+static inline int
+tm_fault_madvise(void *addr, size_t len, int advice)
+{
+	if (advice == MADV_COLLAPSE && tm_fault("collapse")) {
+		errno = EINVAL;
+		return -1;
+	}
+	return madvise(addr, len, advice);
+}
+
+/* The THP mode files read "never" / "inherit" under thp_never. */
+static inline FILE *
+tm_fault_fopen(const char *path, const char *mode)
+{
+	static const char never[] = "always madvise [never]\n";
+	static const char inherit[] = "always [inherit] madvise never\n";
+
+	if (tm_fault("thp_never") &&
+			strstr(path, "transparent_hugepage") != NULL) {
+		if (strstr(path, "/hugepages-") != NULL)
+			return fmemopen((void *)(uintptr_t)inherit,
+					sizeof(inherit) - 1, "r");
+		if (strstr(path, "/enabled") != NULL)
+			return fmemopen((void *)(uintptr_t)never,
+					sizeof(never) - 1, "r");
+	}
+	return fopen(path, mode);
+}
+
+static inline enum rte_iova_mode
+tm_fault_iova_mode(void)
+{
+	return tm_fault("iova_pa") ? RTE_IOVA_PA : rte_eal_iova_mode();
+}
+
+#ifdef TM_HAVE_LIBNUMA
+static inline int
+tm_fault_numa_available(void)
+{
+	return tm_fault("numa") ? -1 : numa_available();
+}
+
+static inline long
+tm_fault_mbind(void *addr, unsigned long len, int mode,
+		const unsigned long *mask, unsigned long maxnode,
+		unsigned int flags)
+{
+	if (tm_fault("mbind")) {
+		errno = EIO;
+		return -1;
+	}
+	return mbind(addr, len, mode, mask, maxnode, flags);
+}
+
+#define numa_available() tm_fault_numa_available()
+#define mbind(a, l, m, k, n, f) tm_fault_mbind(a, l, m, k, n, f)
+#endif
+
+#define mmap(a, l, p, f, d, o) tm_fault_mmap(a, l, p, f, d, o)
+#define madvise(a, l, v) tm_fault_madvise(a, l, v)
+#define fopen(p, m) tm_fault_fopen(p, m)
+#define rte_eal_iova_mode() tm_fault_iova_mode()
+
+#endif /* TM_TEST_FAULTS_H */
