@@ -94,6 +94,8 @@ test_ops_table(void)
 
 	printf("ops table: %u of RTE_MEMPOOL_MAX_OPS_IDX=%d\n",
 		rte_mempool_ops_table.num_ops, RTE_MEMPOOL_MAX_OPS_IDX);
+	/* The DPDK this program runs on (built against): its plugin directory. */
+	printf("plugin directory: %s\n", RTE_EAL_PMD_PATH);
 	for (i = 0; i < rte_mempool_ops_table.num_ops; i++) {
 		const struct rte_mempool_ops *o = &rte_mempool_ops_table.ops[i];
 		Dl_info info;

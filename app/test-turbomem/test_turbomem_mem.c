@@ -271,6 +271,50 @@ thp_usable(void)
 		prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) == 0;
 }
 
+/* The number after "key" in a /proc file of "key value" lines, -1 if none. */
+static long long
+proc_value(const char *path, const char *key)
+{
+	char line[256];
+	size_t n = strlen(key);
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return -1;
+	while (v < 0 && fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, key, n) == 0 && (line[n] == ' ' || line[n] == ':'))
+			v = strtoll(line + n + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* thp_fault_fallback when the test began. */
+static long long thp_fallback0 = -1;
+
+static void
+thp_fallback_mark(void)
+{
+	thp_fallback0 = proc_value("/proc/vmstat", "thp_fault_fallback");
+}
+
+/*
+ * Pool memory short of 2 MB pages: say whether the kernel failed to find
+ * free 2 MB pages meanwhile (it then faults 4 KB pages, the pool's code
+ * cannot do otherwise), so that a failure under a machine short of memory
+ * reads as such.
+ */
+static void
+thp_short_note(void)
+{
+	long long now = proc_value("/proc/vmstat", "thp_fault_fallback");
+
+	printf("kernel: %lld THP fault fallback(s) to 4 KB pages machine-wide since the test began (/proc/vmstat thp_fault_fallback %lld), MemAvailable %lld kB, MemFree %lld kB\n",
+		now >= 0 && thp_fallback0 >= 0 ? now - thp_fallback0 : -1, now,
+		proc_value("/proc/meminfo", "MemAvailable"),
+		proc_value("/proc/meminfo", "MemFree"));
+}
+
 /* --- helpers -------------------------------------------------------------- */
 
 static void
@@ -358,6 +402,8 @@ thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
 	va = first_chunk(mp, &len);
 	TEST_ASSERT(info.bytes == len, "report %" PRIu64 " bytes, chunk %zu",
 		info.bytes, len);
+	if (info.huge_bytes * 100 < info.bytes * 95)
+		thp_short_note();
 	TEST_ASSERT(info.huge_bytes * 100 >= info.bytes * 95,
 		"%" PRIu64 " of %" PRIu64 " bytes in 2 MB pages",
 		info.huge_bytes, info.bytes);
@@ -434,6 +480,7 @@ test_mem_thp(void)
 		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	rte_log_set_level_pattern("pmd.mempool.turbomem", RTE_LOG_INFO);
 	maps0 = maps_lines();
+	thp_fallback_mark();
 
 	cap_start();
 	mp = rte_pktmbuf_pool_create_by_ops("tm_thp", 65535, 256, 0,
@@ -507,6 +554,7 @@ test_mem_shapes(void)
 		return TEST_FAILED;
 	if (!thp_usable())
 		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
+	thp_fallback_mark();
 	for (i = 0; i < RTE_DIM(shapes); i++) {
 		mp = rte_mempool_create_empty("tm_shape", shapes[i].n,
 				shapes[i].elt, 0, 0, 0, shapes[i].flags);
@@ -525,6 +573,8 @@ test_mem_shapes(void)
 		ret = info.backing == RTE_PMD_TURBOMEM_BACKING_THP &&
 			info.nb_chunks == 1 && info.huge_bytes == info.bytes &&
 			mp->socket_id == 0 && drain_refill(mp) == 0;
+		if (info.huge_bytes != info.bytes)
+			thp_short_note();
 		rte_mempool_free(mp);
 		TEST_ASSERT(ret, "shape %u (%u x %u, flags %#x)", i,
 			shapes[i].n, shapes[i].elt, shapes[i].flags);
