@@ -85,13 +85,19 @@ dpdk_debian_tarball() {
 }
 
 dpdk_tarball() {
-	local ver=$1 shared sums want got dl
+	local ver=$1 shared origin sums want got dl
 	if [ -n "${TM_DPDK_TARBALL:-}" ]; then
 		[ -r "$TM_DPDK_TARBALL" ] || { echo "dpdk_tarball: TM_DPDK_TARBALL=$TM_DPDK_TARBALL is not readable" >&2; return 1; }
 		echo "$TM_DPDK_TARBALL"
 		return
 	fi
+	# ../shared/dpdk beside the checkout, or beside the checkout a local
+	# clone was made from (a fresh clone elsewhere, as CI makes).
 	shared=$_dpdk_top/../shared/dpdk
+	origin=$(git -C "$_dpdk_top" config --get remote.origin.url 2>/dev/null || true)
+	if [ ! -r "$shared/dpdk-$ver.tar.xz" ] && [ -d "$origin" ]; then
+		shared=$origin/../shared/dpdk
+	fi
 	if [ -r "$shared/dpdk-$ver.tar.xz" ]; then
 		sums=$shared/SHA256SUMS
 		if [ -r "$sums" ]; then

@@ -71,6 +71,9 @@ plugin=$1 fill=$2 app=$3 prefix=$4
 eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$prefix")
 
 if [ "${1:-}" != --inside ]; then
+	# EAL refuses -d from under a world-writable directory (a build in
+	# /tmp): with-plugin.sh stages the fill plugin as it stages turbomem.
+	fill=$("$(dirname "$0")/with-plugin.sh" "$fill" echo @PLUGIN@)
 	log "1. -d fill plugin, then -d turbomem"
 	run 1 "$app" "${eal[@]}" -d "$fill" -d "$plugin" -- turbomem_ops_table --expect absent
 	[ "$rc" -eq 0 ] || fail "case 1: turbomem_ops_table failed"
