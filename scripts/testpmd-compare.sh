@@ -113,7 +113,7 @@ testpmd_cmd() {
 	# so runs never collide with another DPDK process on the machine.
 	cmd=(python3 "$repo/scripts/testpmd.py" --testpmd "$TESTPMD"
 		--prefix "$prefix" --ops "$h" --no-telemetry
-		--mem-opts "$TM_CMP_MEM_OPTS"
+		"--mem-opts=$TM_CMP_MEM_OPTS"
 		--seconds "$TM_CMP_SECONDS" --log "$lg" --samples "$samples_file")
 	if needs_plugin "$h"; then
 		cmd+=(--plugin "$TM_PLUGIN")
