@@ -234,7 +234,7 @@ done
 # Issue 11b's cache scenario, when this tree registers it; a failure
 # leaves its rows missing, said so on the page, and does not stop the set.
 if grep -q '{ "cache",' app/test-turbomem/bench_common.c; then
-	erun cache "${nohuge[*]} --lcores 0@0,1@1" --scenario cache --layout "1 lcore"
+	erun cache "${nohuge[*]} --lcores 0@0,1@1" --scenario cache --handlers "$ev_two" --layout "1 lcore"
 else
 	ev_not_testable cache "this tree has no bench scenario 'cache' (issue 11b)"
 fi
