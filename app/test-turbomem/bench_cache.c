@@ -44,12 +44,8 @@
  * --rounds. --keep is not used.
  */
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <dlfcn.h>
 #include <inttypes.h>
-#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -190,25 +186,13 @@ typedef int (stats_get_fn)(const struct rte_mempool *mp,
 typedef int (stats_reset_fn)(struct rte_mempool *mp);
 
 static int
-find_plugin(struct dl_phdr_info *info, size_t size __rte_unused, void *arg)
-{
-	void **handle = arg;
-
-	if (strstr(info->dlpi_name, "turbomem") == NULL)
-		return 0;
-	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
-	return *handle != NULL;
-}
-
-static int
 turbomem_counts(struct rte_mempool *mp, bool reset, struct cache_counts *c)
 {
 	struct rte_pmd_turbomem_stats st;
 	stats_get_fn *get;
 	stats_reset_fn *rst;
-	void *h = NULL;
+	void *h = bench_plugin_open();
 
-	dl_iterate_phdr(find_plugin, &h);
 	if (h == NULL)
 		return -1;
 	get = (stats_get_fn *)(uintptr_t)dlsym(h, "rte_pmd_turbomem_stats_get");
@@ -415,12 +399,24 @@ struct cache_result {
 static const char *
 default_handlers[] = { "ring_mp_mc", "turbomem" };
 
+/* The row of a handler and cache size at one queue limit. */
+static void
+cache_row(struct bench_row *row, const char *handler, unsigned int burst,
+		unsigned int hold, unsigned int cache, unsigned int n)
+{
+	bench_row_init(row, "cache", handler);
+	row->bulk = (int)burst;
+	row->keep = (int)hold;
+	row->cache = (int)cache;
+	row->pool_size = n;
+}
+
 static int cache_one(const char *const *handlers, unsigned int nh,
 		const unsigned int *caches, unsigned int nc, unsigned int burst,
 		unsigned int hold);
 
-int
-bench_cache(void)
+static int
+bench_cache(const struct bench_scenario *sc __rte_unused)
 {
 	const struct bench_opts *o = &bench_opts;
 	static const unsigned int default_caches[] = { 256, 384 };
@@ -494,6 +490,12 @@ cache_one(const char *const *handlers, unsigned int nh,
 
 		memset(res, 0, sizeof(res));
 		for (h = 0; h < nh; h++) {
+			struct bench_row row;
+
+			cache_row(&row, handlers[h], burst, hold, caches[ci], n);
+			bench_expect(&row);
+		}
+		for (h = 0; h < nh; h++) {
 			struct cache_result *x = &res[h];
 			struct rte_mempool *mp;
 
@@ -565,11 +567,7 @@ cache_one(const char *const *handlers, unsigned int nh,
 			struct bench_row row;
 
 			rte_mempool_free(pools[h]);
-			bench_row_init(&row, "cache", handlers[h]);
-			row.bulk = (int)burst;
-			row.keep = (int)hold;
-			row.cache = (int)caches[ci];
-			row.pool_size = n;
+			cache_row(&row, handlers[h], burst, hold, caches[ci], n);
 			if (bench_row_rates(&row, x->skip, x->rate, x->cyc,
 					o->rounds) < 0 || x->failed)
 				ret = TEST_FAILED;
@@ -602,3 +600,14 @@ cache_one(const char *const *handlers, unsigned int nh,
 	free(s.q);
 	return ret;
 }
+
+static struct bench_scenario cache_scenario = {
+	.name = "cache",
+	.run = bench_cache,
+	.figure = BENCH_FIG_MOBJ_S,
+	.unit = "Mobj/s",
+	.higher_is_better = true,
+	.stat = BENCH_MEDIAN,
+	.params = "bulk {bulk}, queue {keep}, cache {cache}",
+};
+BENCH_SCENARIO(cache_scenario);

@@ -11,109 +11,43 @@
  *
  *   dpdk-test-turbomem <EAL args> -- turbomem_bench --scenario S [options]
  *
- * Scenarios and their full parameter matrix (defaults; every list can be
- * narrowed by the options below):
+ * A scenario is one bench_*.c file holding a struct bench_scenario (name,
+ * run function, unit and direction of its main figure, the charts its rows
+ * feed) registered with BENCH_SCENARIO(); adding one means that file and
+ * its line in meson.build. Each file's head describes its workload and
+ * parameter matrix; "--scenario list" prints the registered ones.
+ * Most scenarios hand their parameter sets to bench_run_set(), the one
+ * interleaved runner: skip check, rounds x handlers, rows.
  *
- * grid      modelled on DPDK's mempool_perf_autotest. Every worker lcore
- *           (the main lcore only times) repeats: get "keep" objects in bulks
- *           of "bulk", put them back in bulks of "bulk". 2048-byte objects,
- *           pool of (workers + 1) * (512 + 512) - 1 objects as in
- *           mempool_perf_autotest.
- *             bulk  {1, 4, 16, 32, random}  random: each get/put takes a
- *                   size drawn in 1..32 from a per-worker sequence seeded
- *                   by --seed (the same sequence for every handler)
- *             keep  {32, 128, 512}
- *             cache {0, default}  default = RTE_MEMPOOL_CACHE_MAX_SIZE (512),
- *                   as mempool_perf_autotest
- *             lcore layout: the EAL one of the run (scripts/bench.sh runs
- *                   1 worker, 2 workers pinned to 2 CPUs, 6 workers floating
- *                   on 2 CPUs: oversubscribed), labelled by --layout
- *             --nonEAL N: N unregistered pthreads instead of the workers
- *                   (no mempool cache: cache column "none")
- *           Figures: objects got per second summed over workers (median
- *           round); cycles per object = elapsed TSC cycles x min(workers,
- *           CPUs) / objects, the CPU time the workers had per object.
- *           A run ends when the main lcore, asleep meanwhile, raises a stop
- *           flag checked at every get/put, so a collapsing handler
- *           (preempted ring producers) cannot stretch it.
- * pipeline  pairs of worker lcores: the first allocates in bulks of "bulk"
- *           and hands the objects through an rte_ring (1024 slots, SP/SC) to
- *           the second, which frees them; mempool caches cannot balance this.
- *             bulk {32} (--bulks), cache {0, default}; needs an even
- *             number of workers (bench.sh: 2 pinned)
- *           Figures: objects per second through all pairs, cycles per object.
- * locality  one lcore. Pool of 65535 2048-byte objects drained and refilled
- *           in shuffled order (a drop storm), then steady state: allocate a
- *           bulk of 32, write the first cache line of each, queue them in a
- *           FIFO of N objects in flight, free the oldest 32.
- *             in flight {512} (--inflight, multiples of 32 up to 992;
- *             bench.sh: 32 and 512), cache {0, default}
- *           Figures: cycles per object; distinct 4 KB and 2 MB pages among
- *           the addresses of every 1000 consecutive allocations (mean).
- * deep      "deep in-flight", one lcore: pktmbuf pool of 262143 mbufs
- *           (--deep-n), cache 250 (testpmd's default), drained and refilled
- *           in shuffled order once; then half the pool held in a FIFO while
- *           mbufs are allocated in bulks of 32, written (Ethernet/IPv4/UDP
- *           header and the first 64-byte payload line), queued, and the
- *           oldest 32 freed. Memory mode is the EAL one of the run (--no-huge
- *           or hugetlbfs); the row records the backing measured from
- *           /proc/self/smaps (and turbomem's own report when the plugin
- *           exports rte_pmd_turbomem_mem_info).
- *           Figures: cycles per mbuf, best of the rounds (and dTLB misses
- *           and CPU cycles per mbuf where the PMU exists).
- * chunks    the grid loop, 1 worker, cache 0, on a pool populated from one
- *           chunk and on one populated from 1000 separate chunks (4 KB
- *           apart, shuffled order: the shape IOVA as PA or
- *           populate_iova/populate_virt of scattered memory gives);
- *           bulks and keeps of the options. Figures as grid, plus each
- *           handler's ratio 1000 chunks / 1 chunk (time per object).
- * hw        the locality workload (cache 0) under perf_event_open counters:
- *           dTLB load misses and CPU cycles per object; "n/a" when the
- *           machine has no PMU (--pmu off simulates that).
- * frag      one lcore. 1000 cycles: create and populate a pool (size and
- *           element size drawn from {255, 1023, 4095, 16383} x {64, 256,
- *           1024, 2176} by --seed), free the oldest of 4 live ones; then
- *           free the rest. EAL's malloc heap of the lcore's socket
- *           (rte_malloc_get_socket_stats) before, at its most fragmented
- *           and after; rte_malloc of 4 KB aligned to 4 KB (1000 held,
- *           median call of 3 passes) before and after. Figures in the row's "extra"
- *           column; cycles per object = the rte_malloc cycles after.
- *           One handler per process for comparable figures.
- * pages     the deep workload (--deep-n mbufs, half held), fresh and after
- *           a shuffled refill: distinct 4 KB, 2 MB and 1 GB pages of the
- *           mbuf header and data addresses per 1000 packets (32 windows),
- *           and the data TLB sizes from cpuid ("extra" column): the input
- *           of the evidence page's TLB model. No timing beyond one pass.
- *
- * cache     shaper-like queues on one lcore with the per-lcore cache: driver
- *           get/put calls per object (a counting ops wrapper) and
- *           throughput, for the 22.11 and 26.07 mempool caches
- *           (bench_cache.c has the workload and its options).
- *
- * Options: --scenario grid|pipeline|locality|deep|hw|cache|frag|pages|chunks|all
+ * Options: --scenario NAME|all|list
  *          --handlers a,b,...   (default ring_mp_mc,ring_mt_rts,ring_mt_hts,
  *                                stack,lf_stack,bucket,turbomem; the first is
  *                                the baseline of the ratios)
  *          --bulks 1,4,16,32,random  --keeps 32,128,512  --caches 0,default
- *          --bulk N --keep N --cache N   (single values, turbomem_perf style)
+ *          --bulk N --keep N --cache N   (the same, one value)
  *          --seconds S (0.5) per measurement  --rounds N (3)
  *          --nonEAL N  --layout LABEL  --seed N (1)  --deep-n N (262143)
  *          --inflight 32,512 (locality, hw; default 512)
  *          --pmu on|off  --csv FILE  --json FILE (written at the end, with
- *          a run header: DPDK, kernel, CPU, THP mode, hugepages, seed...)
- * "turbomem_perf" is the same command with the former defaults: grid,
- * bulk 16, keep 32, cache 0, 1 s.
+ *          a run header: DPDK, kernel, CPU, THP mode, hugepages, seed...;
+ *          the JSON also holds each scenario's unit, direction and charts,
+ *          and the rows the run was expected to produce)
  *
  * Handlers that are not registered, or refuse the workload (bucket with
  * unregistered threads: it indexes per-lcore arrays with rte_lcore_id()),
  * give a row with status "skip: <reason>". No figure is ever made up: a
  * failed measurement has status "error: ..." and empty figures.
  * No timing assertions anywhere: these commands measure, they do not judge.
+ *
+ * Files: bench_common.c (registry, runner, command), bench_options.c,
+ * bench_output.c (rows: table, CSV, JSON), bench_sysinfo.c (CPU, smaps,
+ * the plugin's report through dlopen, perf_event counters).
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_mempool.h>
 
 #define BENCH_MAX_HANDLERS 16
@@ -181,19 +115,35 @@ struct bench_row {
 /* The options of the current command (parsed once). */
 extern struct bench_opts bench_opts;
 
+/* Parse the command's options (bench_options.c). 0 or -1 (printed). */
+int bench_parse(struct bench_opts *o, const char **scenario);
+
+/* Output (bench_output.c): the run header, printed, and the rows. */
+void bench_output_begin(void);
+void bench_print_table(void);
+int bench_write_csv(const char *path);
+int bench_write_json(const char *path);
+unsigned int bench_nb_rows(void);
+
+/* The run header (bench_sysinfo.c): DPDK, kernel, CPU, THP, ... */
+#define BENCH_HDR_N 12
+#define BENCH_HDR_KEY 32
+#define BENCH_HDR_VAL 160
+void bench_run_header(char keys[BENCH_HDR_N][BENCH_HDR_KEY],
+		char vals[BENCH_HDR_N][BENCH_HDR_VAL]);
+
 /* A row with the common fields (scenario, handler, layout, lcores) set. */
 void bench_row_init(struct bench_row *r, const char *scenario,
 		const char *handler);
 /* Record a finished row: kept for the table, CSV and JSON. */
 void bench_row_add(const struct bench_row *r);
 /*
- * Figures of a throughput row (grid, pipeline) from its rounds: median
- * objects/s and cycles per object, the samples, the status (skip reason or
- * error). Returns -1 if a round failed, else 0.
+ * Figures of a throughput row from its rounds, for a scenario with a loop
+ * of its own (cache): median objects/s and cycles per object, the samples,
+ * the status (skip reason or error). Returns -1 if a round failed, else 0.
  */
 int bench_row_rates(struct bench_row *r, const char *skip,
 		const double *rate, const double *cyc, unsigned int rounds);
-
 /*
  * NULL if handler can run the scenario, else the reason it is skipped.
  * nonEAL: the workload runs on unregistered threads; elt_size: object size.
@@ -224,6 +174,12 @@ void bench_shuffle(void **v, unsigned int n, uint64_t seed);
 int bench_shuffled_refill(struct rte_mempool *mp, unsigned int n);
 
 /*
+ * A handle on the turbomem plugin EAL loaded (dlopen RTLD_NOLOAD: the app
+ * is not linked against it), or NULL. dlclose() it after use.
+ */
+void *bench_plugin_open(void);
+
+/*
  * Memory backing of a pool measured from /proc/self/smaps: sets
  * r->backing and r->huge_pct (and appends turbomem's own report to
  * r->status when the plugin exports it).
@@ -241,15 +197,106 @@ void bench_hw_start(struct bench_hw *hw);
 void bench_hw_stop(struct bench_hw *hw, double *dtlb, double *cycles);
 void bench_hw_close(struct bench_hw *hw);
 
-/* Scenarios: TEST_SUCCESS or TEST_FAILED (bad options, no worker...). */
-int bench_grid(void);
-int bench_pipeline(void);
-int bench_locality(void);
-int bench_deep(void);
-int bench_hw(void);
-int bench_cache(void);
-int bench_frag(void);
-int bench_pages(void);
-int bench_chunks(void);
+/* --- scenarios ------------------------------------------------------- */
+
+/* The figures a measurement gives (row fields mobj_s, cycles_per_obj,
+ * dtlb_per_obj; CSV/JSON columns of the same names as bench_fig_name). */
+enum bench_fig {
+	BENCH_FIG_MOBJ_S,      /* objects per second */
+	BENCH_FIG_CYCLES,      /* TSC cycles per object */
+	BENCH_FIG_DTLB,        /* dTLB load misses per object */
+	BENCH_NB_FIGS
+};
+
+/* How a row's figures combine its rounds. */
+enum bench_stat {
+	BENCH_MEDIAN,
+	BENCH_BEST,            /* the least of the rounds */
+	BENCH_ONCE,            /* one pass per handler, no rounds ("mean") */
+};
+
+struct bench_scenario;
+typedef int (bench_run_fn)(const struct bench_scenario *sc);
+
+struct bench_scenario {
+	const char *name;
+	bench_run_fn *run;     /* TEST_SUCCESS or TEST_FAILED */
+	/* The main figure: the table, its ratios, the charts, the check. */
+	enum bench_fig figure;
+	const char *unit;      /* as the table prints it: "Mobj/s", ... */
+	bool higher_is_better;
+	enum bench_stat stat;
+	/*
+	 * How the report names a row's parameters: ", "-separated pieces with
+	 * {bulk} {keep} {cache} {pool_size} {mem}; a piece whose field is empty
+	 * is left out.
+	 */
+	const char *params;
+	/* Charts its rows feed (scripts/bench_report.py plot), comma list. */
+	const char *charts;
+	struct bench_scenario *next;
+};
+
+void bench_scenario_register(struct bench_scenario *sc);
+/* The registered scenario of that name, or NULL. */
+const struct bench_scenario *bench_scenario_find(const char *name);
+
+#define BENCH_SCENARIO(var) \
+	RTE_INIT(bench_scenario_init_ ## var) \
+	{ \
+		bench_scenario_register(&var); \
+	}
+
+/* CSV/JSON column of a figure. */
+const char *bench_fig_name(enum bench_fig f);
+
+/* --- the interleaved runner -------------------------------------------- */
+
+#define BENCH_MAX_VARIANTS 2
+
+struct bench_set;
+/*
+ * One measurement of handler h (index in bench_opts.handlers) on variant v:
+ * figures into fig[] (NAN where not measured); row is the handler's row,
+ * kept across rounds, for the figures a scenario sets itself (pages,
+ * backing, extra). Returns 0, or -1 with an "error: ..." status in row.
+ */
+typedef int (bench_measure_fn)(struct bench_set *set, unsigned int h,
+		unsigned int v, struct bench_row *row,
+		double fig[BENCH_NB_FIGS]);
+/* After the rounds, on a row that was measured and did not fail. */
+typedef void (bench_finish_fn)(struct bench_set *set, unsigned int h,
+		unsigned int v, struct bench_row *row);
+
+/*
+ * One parameter set: every handler of the options, on every variant (a
+ * row prototype each: layout, bulk, keep, cache, pool size...), rounds x
+ * handlers x variants interleaved.
+ */
+struct bench_set {
+	const struct bench_scenario *sc;
+	struct bench_row proto[BENCH_MAX_VARIANTS];
+	unsigned int nb_variants;      /* 0 means 1 */
+	unsigned int elt_size;         /* for bench_handler_skip() */
+	bool nonEAL;
+	bench_measure_fn *measure;
+	bench_finish_fn *finish;       /* optional */
+	void *ctx;                     /* the scenario's */
+	unsigned int round;            /* the round being run, from 0 */
+	/* Out: rows [h * nb_variants + v], already recorded. */
+	struct bench_row rows[BENCH_MAX_HANDLERS * BENCH_MAX_VARIANTS];
+};
+
+/* A row prototype of set: scenario and common fields, variant 0. */
+struct bench_row *bench_set_init(struct bench_set *set,
+		const struct bench_scenario *sc);
+/*
+ * Run the set and record its rows (and, first, the rows it is expected to
+ * give). TEST_SUCCESS, or TEST_FAILED if a measured row failed.
+ */
+int bench_run_set(struct bench_set *set);
+
+/* Record a row this run is expected to give (the runner does, per set). */
+void bench_expect(const struct bench_row *r);
 
 #endif /* TM_BENCH_COMMON_H */

@@ -3,11 +3,21 @@
  */
 
 /*
- * deep scenario, "deep in-flight" (matrix in bench_common.h): half of a
- * large pktmbuf pool held in a FIFO while mbufs are allocated, written
- * and freed oldest first, after a shuffled refill. What it measures is
- * mostly memory: TLB reach and page walks over the pool's pages, so the
- * row records the backing actually measured. Runs on the main lcore.
+ * deep, "deep in-flight": half of a large pktmbuf pool held in a FIFO
+ * while mbufs are allocated, written and freed oldest first, after a
+ * shuffled refill. Runs on the main lcore.
+ *
+ * pktmbuf pool of 262143 mbufs (--deep-n), cache 250 (testpmd's default),
+ * drained and refilled in shuffled order once; then half the pool held in
+ * a FIFO while mbufs are allocated in bulks of 32, written (Ethernet/IPv4/
+ * UDP header and the first 64-byte payload line), queued, and the oldest
+ * 32 freed. What it measures is mostly memory: TLB reach and page walks
+ * over the pool's pages. Memory mode is the EAL one of the run (--no-huge
+ * or hugetlbfs); the row records the backing measured from
+ * /proc/self/smaps (and turbomem's own report when the plugin exports
+ * rte_pmd_turbomem_mem_info).
+ * Figures: cycles per mbuf, best of the rounds (and dTLB misses and CPU
+ * cycles per mbuf where the PMU exists).
  */
 
 #include <math.h>
@@ -154,63 +164,52 @@ out:
 	return res;
 }
 
-int
-bench_deep(void)
+static int
+deep_set_measure(struct bench_set *set, unsigned int h,
+		unsigned int v __rte_unused, struct bench_row *row,
+		double fig[BENCH_NB_FIGS])
 {
 	const struct bench_opts *o = &bench_opts;
-	struct bench_row rows[BENCH_MAX_HANDLERS];
-	double cyc[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-	double dtlb[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-	const char *skip[BENCH_MAX_HANDLERS];
-	unsigned int h, round;
+
+	bench_progress("deep: round %u/%u %s, %u mbufs, %s",
+		set->round + 1, o->rounds, o->handlers[h], o->deep_n, row->mem);
+	fig[BENCH_FIG_CYCLES] = deep_measure(o->handlers[h], row, set->ctx,
+			&fig[BENCH_FIG_DTLB]);
+	return 0;
+}
+
+static int
+bench_deep(const struct bench_scenario *sc)
+{
+	const struct bench_opts *o = &bench_opts;
+	static struct bench_set set;
+	struct bench_row *p;
 	struct bench_hw hw;
 	bool hw_ok = bench_hw_open(&hw) == 0;
-	int ret = TEST_SUCCESS;
+	int ret;
 
-	for (h = 0; h < o->nb_handlers; h++) {
-		bench_row_init(&rows[h], "deep", o->handlers[h]);
-		skip[h] = bench_handler_skip(o->handlers[h], false,
-				RTE_MBUF_DEFAULT_BUF_SIZE +
-				sizeof(struct rte_mbuf));
-	}
-	for (round = 0; round < o->rounds; round++)
-	for (h = 0; h < o->nb_handlers; h++) {
-		cyc[h][round] = dtlb[h][round] = NAN;
-		if (skip[h] != NULL)
-			continue;
-		bench_progress("deep: round %u/%u %s, %u mbufs, %s",
-			round + 1, o->rounds, o->handlers[h], o->deep_n,
-			rows[h].mem);
-		cyc[h][round] = deep_measure(o->handlers[h], &rows[h],
-				hw_ok ? &hw : NULL, &dtlb[h][round]);
-	}
-	for (h = 0; h < o->nb_handlers; h++) {
-		struct bench_row *row = &rows[h];
-
-		row->bulk = DEEP_BURST;
-		row->keep = o->deep_n / 2;
-		row->cache = DEEP_CACHE;
-		row->pool_size = o->deep_n;
-		row->rounds = o->rounds;
-		snprintf(row->stat, sizeof(row->stat), "best");
-		if (skip[h] != NULL) {
-			snprintf(row->status, sizeof(row->status), "skip: %s",
-				skip[h]);
-			bench_row_add(row);
-			continue;
-		}
-		row->cycles_per_obj = bench_best_min(cyc[h], o->rounds);
-		row->dtlb_per_obj = bench_best_min(dtlb[h], o->rounds);
-		bench_samples_str(row->samples, sizeof(row->samples), cyc[h],
-			o->rounds, 1);
-		if (isnan(row->cycles_per_obj)) {
-			snprintf(row->status, sizeof(row->status),
-				"error: pool creation or run failed");
-			ret = TEST_FAILED;
-		}
-		bench_row_add(row);
-	}
+	p = bench_set_init(&set, sc);
+	p->bulk = DEEP_BURST;
+	p->keep = o->deep_n / 2;
+	p->cache = DEEP_CACHE;
+	p->pool_size = o->deep_n;
+	set.elt_size = RTE_MBUF_DEFAULT_BUF_SIZE + sizeof(struct rte_mbuf);
+	set.measure = deep_set_measure;
+	set.ctx = hw_ok ? &hw : NULL;
+	ret = bench_run_set(&set);
 	if (hw_ok)
 		bench_hw_close(&hw);
 	return ret;
 }
+
+static struct bench_scenario deep_scenario = {
+	.name = "deep",
+	.run = bench_deep,
+	.figure = BENCH_FIG_CYCLES,
+	.unit = "cycles/mbuf",
+	.higher_is_better = false,
+	.stat = BENCH_BEST,
+	.params = "bulk {bulk}, {keep}/{pool_size} held, cache {cache}, {mem}",
+	.charts = "memory",
+};
+BENCH_SCENARIO(deep_scenario);

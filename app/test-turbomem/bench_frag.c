@@ -3,7 +3,7 @@
  */
 
 /*
- * frag scenario (matrix in bench_common.h): does creating and freeing
+ * frag: does creating and freeing
  * pools fragment EAL's malloc heap, and does rte_malloc slow down after
  * it (the ByteDance article, seed 001)? Runs on the main lcore.
  *
@@ -15,7 +15,8 @@
  * at the peak (most free elements seen after a cycle) and after; rte_malloc
  * latency is timed before and after with FRAG_ALLOCS allocations of 4 KB
  * aligned to 4 KB held at once, the article's pattern (median of the calls
- * of 3 passes).
+ * of 3 passes). Figures in the row's "extra" column; cycles per object =
+ * the rte_malloc cycles after.
  *
  * The heap a handler leaves behind is the next one's starting point:
  * compare handlers run in separate processes (scripts/evidence.sh does).
@@ -175,35 +176,41 @@ out:
 	return ret;
 }
 
-int
-bench_frag(void)
+static int
+frag_set_measure(struct bench_set *set __rte_unused, unsigned int h,
+		unsigned int v __rte_unused, struct bench_row *row,
+		double fig[BENCH_NB_FIGS])
 {
-	const struct bench_opts *o = &bench_opts;
-	unsigned int h;
-	int ret = TEST_SUCCESS;
+	int ret;
 
-	for (h = 0; h < o->nb_handlers; h++) {
-		struct bench_row row;
-		const char *skip;
-
-		bench_row_init(&row, "frag", o->handlers[h]);
-		row.keep = FRAG_LIVE;
-		row.cache = 0;
-		row.rounds = 1;
-		snprintf(row.stat, sizeof(row.stat), "mean");
-		snprintf(row.backing, sizeof(row.backing), "-");
-		skip = bench_handler_skip(o->handlers[h], false, 2176);
-		if (skip != NULL) {
-			snprintf(row.status, sizeof(row.status), "skip: %s",
-				skip);
-			bench_row_add(&row);
-			continue;
-		}
-		bench_progress("frag: %s, %u create/free cycles, %u live",
-			o->handlers[h], FRAG_CYCLES, FRAG_LIVE);
-		if (frag_measure(o->handlers[h], &row) < 0)
-			ret = TEST_FAILED;
-		bench_row_add(&row);
-	}
+	bench_progress("frag: %s, %u create/free cycles, %u live",
+		bench_opts.handlers[h], FRAG_CYCLES, FRAG_LIVE);
+	ret = frag_measure(bench_opts.handlers[h], row);
+	fig[BENCH_FIG_CYCLES] = row->cycles_per_obj;
 	return ret;
 }
+
+static int
+bench_frag(const struct bench_scenario *sc)
+{
+	static struct bench_set set;
+	struct bench_row *p = bench_set_init(&set, sc);
+
+	p->keep = FRAG_LIVE;
+	p->cache = 0;
+	snprintf(p->backing, sizeof(p->backing), "-");
+	set.elt_size = 2176;
+	set.measure = frag_set_measure;
+	return bench_run_set(&set);
+}
+
+static struct bench_scenario frag_scenario = {
+	.name = "frag",
+	.run = bench_frag,
+	.figure = BENCH_FIG_CYCLES,
+	.unit = "cycles/obj",
+	.higher_is_better = false,
+	.stat = BENCH_ONCE,
+	.params = "bulk {bulk}, cache {cache}",
+};
+BENCH_SCENARIO(frag_scenario);

@@ -3,9 +3,31 @@
  */
 
 /*
- * grid scenario (matrix in bench_common.h): get/put loops modelled on
- * mempool_perf_autotest, on the EAL worker lcores or on unregistered
- * threads, every handler interleaved round by round.
+ * grid: get/put loops modelled on DPDK's mempool_perf_autotest, on the EAL
+ * worker lcores or on unregistered threads, every handler interleaved
+ * round by round. Every worker lcore (the main lcore only times) repeats:
+ * get "keep" objects in bulks of "bulk", put them back in bulks of "bulk".
+ * 2048-byte objects, pool of (workers + 1) * (512 + 512) - 1 objects as in
+ * mempool_perf_autotest.
+ *   bulk  {1, 4, 16, 32, random}  random: each get/put takes a size drawn
+ *         in 1..32 from a per-worker sequence seeded by --seed (the same
+ *         sequence for every handler)
+ *   keep  {32, 128, 512}
+ *   cache {0, default}  default = RTE_MEMPOOL_CACHE_MAX_SIZE (512), as
+ *         mempool_perf_autotest
+ *   lcore layout: the EAL one of the run (scripts/bench.sh runs 1 worker,
+ *         2 workers pinned to 2 CPUs, 6 workers floating on 2 CPUs:
+ *         oversubscribed), labelled by --layout
+ *   --nonEAL N: N unregistered pthreads instead of the workers (no mempool
+ *         cache: cache column "none")
+ * Figures: objects got per second summed over workers (median round);
+ * cycles per object = elapsed TSC cycles x min(workers, CPUs) / objects,
+ * the CPU time the workers had per object. A run ends when the main lcore,
+ * asleep meanwhile, raises a stop flag checked at every get/put, so a
+ * collapsing handler (preempted ring producers) cannot stretch it.
+ *
+ * chunks (below): the grid loop, 1 worker, cache 0, on a pool populated
+ * from one chunk and on one populated from 1000 separate chunks.
  */
 
 #include <math.h>
@@ -222,102 +244,132 @@ grid_warm_up(struct grid_run *r, unsigned int nworkers, bool nonEAL,
 	rte_mempool_free(r->mp);
 }
 
-int
-bench_grid(void)
+/* A set of grid or chunks: the run, its pool, the failed gets per row. */
+struct grid_set {
+	struct grid_run r;
+	unsigned int nworkers, size, cache;
+	bool nonEAL;
+	unsigned int errs[BENCH_MAX_HANDLERS * BENCH_MAX_VARIANTS];
+};
+
+static int
+grid_set_measure(struct bench_set *set, unsigned int h,
+		unsigned int v __rte_unused, struct bench_row *row __rte_unused,
+		double fig[BENCH_NB_FIGS])
+{
+	struct grid_set *g = set->ctx;
+	unsigned int e = 0;
+
+	g->r.mp = tm_test_pool("tm_bench_grid", g->size, GRID_ELT_SIZE,
+			g->cache, bench_opts.handlers[h], SOCKET_ID_ANY, true);
+	if (g->r.mp == NULL)
+		return 0;
+	fig[BENCH_FIG_MOBJ_S] = grid_measure(&g->r, g->nworkers, g->nonEAL,
+			bench_opts.seconds, &fig[BENCH_FIG_CYCLES], &e);
+	g->errs[h] += e;
+	rte_mempool_free(g->r.mp);
+	return 0;
+}
+
+static void
+grid_set_finish(struct bench_set *set, unsigned int h, unsigned int v,
+		struct bench_row *row)
+{
+	struct grid_set *g = set->ctx;
+	unsigned int e = g->errs[h * RTE_MAX(set->nb_variants, 1u) + v];
+
+	if (e > 0)
+		snprintf(row->status, sizeof(row->status),
+			"ok; %u gets found the pool empty", e);
+}
+
+static int
+bench_grid(const struct bench_scenario *sc)
 {
 	const struct bench_opts *o = &bench_opts;
 	bool nonEAL = o->nonEAL > 0;
 	unsigned int nworkers = nonEAL ? o->nonEAL : rte_lcore_count() - 1;
 	unsigned int cpus = nonEAL ? (unsigned int)sysconf(_SC_NPROCESSORS_ONLN) :
 		bench_worker_cpus();
-	unsigned int b, k, c, h, round, set = 0, nsets, size;
-	struct grid_run r;
+	unsigned int b, k, c, set_nb = 0, nsets;
+	static struct bench_set set;
+	static struct grid_set g;
 	int ret = TEST_SUCCESS;
 
 	if (nworkers == 0) {
 		printf("grid needs at least one worker lcore (or --nonEAL N)\n");
 		return TEST_FAILED;
 	}
-	memset(&r, 0, sizeof(r));
-	r.w = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*r.w) * nworkers);
-	if (r.w == NULL)
+	memset(&g, 0, sizeof(g));
+	g.r.w = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*g.r.w) * nworkers);
+	if (g.r.w == NULL)
 		return TEST_FAILED;
-	grid_seq(r.w, nworkers);
+	grid_seq(g.r.w, nworkers);
+	g.nworkers = nworkers;
+	g.nonEAL = nonEAL;
 	/* mempool_perf_autotest's size, counting every thread as an lcore. */
-	size = (rte_lcore_count() + (nonEAL ? nworkers : 0)) *
+	g.size = (rte_lcore_count() + (nonEAL ? nworkers : 0)) *
 		(BENCH_MAX_KEEP + RTE_MEMPOOL_CACHE_MAX_SIZE) - 1;
 	nsets = o->nb_bulks * o->nb_keeps * (nonEAL ? 1 : o->nb_caches);
-	grid_warm_up(&r, nworkers, nonEAL, size);
+	grid_warm_up(&g.r, nworkers, nonEAL, g.size);
 
 	for (b = 0; b < o->nb_bulks; b++)
 	for (k = 0; k < o->nb_keeps; k++)
 	for (c = 0; c < (nonEAL ? 1 : o->nb_caches); c++) {
-		double rate[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-		double cyc[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-		unsigned int errs[BENCH_MAX_HANDLERS] = { 0 };
 		unsigned int bulk = o->bulks[b], keep = o->keeps[k];
 		unsigned int cache = nonEAL ? 0 : o->caches[c];
-		const char *skip[BENCH_MAX_HANDLERS];
+		struct bench_row *p;
 		char bulk_s[16];
 
-		set++;
+		set_nb++;
 		bench_progress("grid %u/%u: %s, bulk %s keep %u cache %u",
-			set, nsets, o->layout,
+			set_nb, nsets, o->layout,
 			bulk == BENCH_BULK_RANDOM ? "random" :
 			(snprintf(bulk_s, sizeof(bulk_s), "%u", bulk), bulk_s),
 			keep, cache);
-		for (h = 0; h < o->nb_handlers; h++)
-			skip[h] = bench_handler_skip(o->handlers[h], nonEAL,
-					GRID_ELT_SIZE);
 		if (bulk != BENCH_BULK_RANDOM && keep % bulk != 0) {
 			printf("grid: keep %u not a multiple of bulk %u: set skipped\n",
 				keep, bulk);
 			continue;
 		}
-		r.bulk = bulk;
-		r.keep = keep;
-		r.use_cache = cache > 0;
-		for (round = 0; round < o->rounds; round++)
-		for (h = 0; h < o->nb_handlers; h++) {
-			unsigned int e = 0;
-
-			rate[h][round] = cyc[h][round] = NAN;
-			if (skip[h] != NULL)
-				continue;
-			r.mp = tm_test_pool("tm_bench_grid", size, GRID_ELT_SIZE,
-					cache, o->handlers[h], SOCKET_ID_ANY, true);
-			if (r.mp == NULL)
-				continue;
-			rate[h][round] = grid_measure(&r, nworkers, nonEAL,
-					o->seconds, &cyc[h][round], &e);
-			errs[h] += e;
-			rte_mempool_free(r.mp);
-		}
-		for (h = 0; h < o->nb_handlers; h++) {
-			struct bench_row row;
-
-			bench_row_init(&row, "grid", o->handlers[h]);
-			snprintf(row.threads, sizeof(row.threads), "%s",
-				nonEAL ? "nonEAL" : "eal");
-			row.workers = nworkers;
-			row.cpus = cpus;
-			row.bulk = bulk;
-			row.keep = keep;
-			row.cache = nonEAL ? -1 : (int)cache;
-			row.pool_size = size;
-			if (bench_row_rates(&row, skip[h], rate[h], cyc[h],
-					o->rounds) < 0)
-				ret = TEST_FAILED;
-			else if (skip[h] == NULL && errs[h] > 0)
-				snprintf(row.status, sizeof(row.status),
-					"ok; %u gets found the pool empty",
-					errs[h]);
-			bench_row_add(&row);
-		}
+		p = bench_set_init(&set, sc);
+		snprintf(p->threads, sizeof(p->threads), "%s",
+			nonEAL ? "nonEAL" : "eal");
+		snprintf(p->backing, sizeof(p->backing), "-");
+		p->workers = nworkers;
+		p->cpus = cpus;
+		p->bulk = bulk;
+		p->keep = keep;
+		p->cache = nonEAL ? -1 : (int)cache;
+		p->pool_size = g.size;
+		set.elt_size = GRID_ELT_SIZE;
+		set.nonEAL = nonEAL;
+		set.measure = grid_set_measure;
+		set.finish = grid_set_finish;
+		set.ctx = &g;
+		g.r.bulk = bulk;
+		g.r.keep = keep;
+		g.r.use_cache = cache > 0;
+		g.cache = cache;
+		memset(g.errs, 0, sizeof(g.errs));
+		if (bench_run_set(&set) != TEST_SUCCESS)
+			ret = TEST_FAILED;
 	}
-	free(r.w);
+	free(g.r.w);
 	return ret;
 }
+
+static struct bench_scenario grid_scenario = {
+	.name = "grid",
+	.run = bench_grid,
+	.figure = BENCH_FIG_MOBJ_S,
+	.unit = "Mobj/s",
+	.higher_is_better = true,
+	.stat = BENCH_MEDIAN,
+	.params = "bulk {bulk}, keep {keep}, cache {cache}",
+	.charts = "lcores,oversub",
+};
+BENCH_SCENARIO(grid_scenario);
 
 /*
  * chunks: the grid loop on 1 worker (bulks and keeps of the options, cache
@@ -387,36 +439,53 @@ fail_pool:
 	return NULL;
 }
 
-int
-bench_chunks(void)
+static int
+chunks_set_measure(struct bench_set *set, unsigned int h, unsigned int v,
+		struct bench_row *row __rte_unused, double fig[BENCH_NB_FIGS])
+{
+	static const unsigned int nb_chunks[2] = { 1, BENCH_CHUNKS };
+	struct grid_set *g = set->ctx;
+	const struct rte_memzone *mz;
+	unsigned int e = 0;
+
+	g->r.mp = chunks_pool(bench_opts.handlers[h], g->size, nb_chunks[v],
+			&mz);
+	if (g->r.mp == NULL)
+		return 0;
+	fig[BENCH_FIG_MOBJ_S] = grid_measure(&g->r, 1, false,
+			bench_opts.seconds, &fig[BENCH_FIG_CYCLES], &e);
+	g->errs[h * 2 + v] += e;
+	rte_mempool_free(g->r.mp);
+	rte_memzone_free(mz);
+	return 0;
+}
+
+static int
+bench_chunks(const struct bench_scenario *sc)
 {
 	const struct bench_opts *o = &bench_opts;
-	static const unsigned int nb_chunks[2] = { 1, BENCH_CHUNKS };
 	unsigned int nworkers = rte_lcore_count() - 1;
-	unsigned int b, k, p, h, round, size;
-	struct grid_run r;
+	unsigned int b, k, h, v;
+	static struct bench_set set;
+	static struct grid_set g;
 	int ret = TEST_SUCCESS;
 
 	if (nworkers != 1) {
 		printf("chunks needs exactly one worker lcore\n");
 		return TEST_FAILED;
 	}
-	memset(&r, 0, sizeof(r));
-	r.w = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*r.w));
-	if (r.w == NULL)
+	memset(&g, 0, sizeof(g));
+	g.r.w = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*g.r.w));
+	if (g.r.w == NULL)
 		return TEST_FAILED;
-	grid_seq(r.w, 1);
-	size = 2 * (BENCH_MAX_KEEP + RTE_MEMPOOL_CACHE_MAX_SIZE) - 1;
-	grid_warm_up(&r, 1, false, size);
+	grid_seq(g.r.w, 1);
+	g.nworkers = 1;
+	g.size = 2 * (BENCH_MAX_KEEP + RTE_MEMPOOL_CACHE_MAX_SIZE) - 1;
+	grid_warm_up(&g.r, 1, false, g.size);
 
 	for (b = 0; b < o->nb_bulks; b++)
 	for (k = 0; k < o->nb_keeps; k++) {
-		double rate[2][BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-		double cyc[2][BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-		unsigned int errs[2][BENCH_MAX_HANDLERS] = { { 0 } };
-		const char *skip[BENCH_MAX_HANDLERS];
 		unsigned int bulk = o->bulks[b], keep = o->keeps[k];
-
 		char bulk_s[16];
 
 		if (bulk == BENCH_BULK_RANDOM)
@@ -426,65 +495,51 @@ bench_chunks(void)
 		bench_progress("chunks: bulk %s keep %u cache 0", bulk_s, keep);
 		if (bulk != BENCH_BULK_RANDOM && keep % bulk != 0)
 			continue;
-		for (h = 0; h < o->nb_handlers; h++)
-			skip[h] = bench_handler_skip(o->handlers[h], false,
-					GRID_ELT_SIZE);
-		r.bulk = bulk;
-		r.keep = keep;
-		r.use_cache = false;
-		for (round = 0; round < o->rounds; round++)
-		for (h = 0; h < o->nb_handlers; h++)
-		for (p = 0; p < 2; p++) {
-			const struct rte_memzone *mz;
-			unsigned int e = 0;
+		bench_set_init(&set, sc);
+		set.nb_variants = 2;
+		for (v = 0; v < 2; v++) {
+			struct bench_row *p = &set.proto[v];
 
-			rate[p][h][round] = cyc[p][h][round] = NAN;
-			if (skip[h] != NULL)
-				continue;
-			r.mp = chunks_pool(o->handlers[h], size, nb_chunks[p],
-					&mz);
-			if (r.mp == NULL)
-				continue;
-			rate[p][h][round] = grid_measure(&r, 1, false,
-					o->seconds, &cyc[p][h][round], &e);
-			errs[p][h] += e;
-			rte_mempool_free(r.mp);
-			rte_memzone_free(mz);
+			if (v > 0)
+				*p = set.proto[0];
+			snprintf(p->layout, sizeof(p->layout), "%u chunk%s",
+				v ? BENCH_CHUNKS : 1, v ? "s" : "");
+			snprintf(p->backing, sizeof(p->backing), "-");
+			p->workers = 1;
+			p->cpus = bench_worker_cpus();
+			p->bulk = bulk;
+			p->keep = keep;
+			p->cache = 0;
+			p->pool_size = g.size;
 		}
-		for (h = 0; h < o->nb_handlers; h++) {
-			double med[2] = { NAN, NAN };
-
-			for (p = 0; p < 2; p++) {
-				struct bench_row row;
-
-				bench_row_init(&row, "chunks", o->handlers[h]);
-				snprintf(row.layout, sizeof(row.layout),
-					"%u chunk%s", nb_chunks[p],
-					nb_chunks[p] > 1 ? "s" : "");
-				snprintf(row.threads, sizeof(row.threads),
-					"eal");
-				row.workers = 1;
-				row.cpus = bench_worker_cpus();
-				row.bulk = bulk;
-				row.keep = keep;
-				row.cache = 0;
-				row.pool_size = size;
-				if (bench_row_rates(&row, skip[h], rate[p][h],
-						cyc[p][h], o->rounds) < 0)
-					ret = TEST_FAILED;
-				else if (skip[h] == NULL && errs[p][h] > 0)
-					snprintf(row.status, sizeof(row.status),
-						"ok; %u gets found the pool empty",
-						errs[p][h]);
-				med[p] = row.mobj_s;
-				bench_row_add(&row);
-			}
-			if (skip[h] == NULL)
+		set.elt_size = GRID_ELT_SIZE;
+		set.measure = chunks_set_measure;
+		set.finish = grid_set_finish;
+		set.ctx = &g;
+		g.r.bulk = bulk;
+		g.r.keep = keep;
+		g.r.use_cache = false;
+		memset(g.errs, 0, sizeof(g.errs));
+		if (bench_run_set(&set) != TEST_SUCCESS)
+			ret = TEST_FAILED;
+		for (h = 0; h < o->nb_handlers; h++)
+			if (strncmp(set.rows[h * 2].status, "skip", 4) != 0)
 				printf("chunks: %s bulk %s keep %u: %u chunks / 1 chunk = %.3fx time per object\n",
 					o->handlers[h], bulk_s, keep,
-					BENCH_CHUNKS, med[0] / med[1]);
-		}
+					BENCH_CHUNKS, set.rows[h * 2].mobj_s /
+					set.rows[h * 2 + 1].mobj_s);
 	}
-	free(r.w);
+	free(g.r.w);
 	return ret;
 }
+
+static struct bench_scenario chunks_scenario = {
+	.name = "chunks",
+	.run = bench_chunks,
+	.figure = BENCH_FIG_MOBJ_S,
+	.unit = "Mobj/s",
+	.higher_is_better = true,
+	.stat = BENCH_MEDIAN,
+	.params = "bulk {bulk}, keep {keep}, cache {cache}",
+};
+BENCH_SCENARIO(chunks_scenario);

@@ -3,9 +3,20 @@
  */
 
 /*
- * locality and hw scenarios (matrix in bench_common.h): after a shuffled
- * refill, which pages does a handler hand out, and what does touching
- * them cost? Runs on the main lcore.
+ * locality and hw: after a shuffled refill, which pages does a handler
+ * hand out, and what does touching them cost? Runs on the main lcore.
+ *
+ * locality  pool of 65535 2048-byte objects drained and refilled in
+ *           shuffled order (a drop storm), then steady state: allocate a
+ *           bulk of 32, write the first cache line of each, queue them in a
+ *           FIFO of N objects in flight, free the oldest 32.
+ *             in flight {512} (--inflight, multiples of 32 up to 992;
+ *             bench.sh: 32 and 512), cache {0, default}
+ *           Figures: cycles per object; distinct 4 KB and 2 MB pages among
+ *           the addresses of every 1000 consecutive allocations (mean).
+ * hw        the locality workload (cache 0) under perf_event_open counters:
+ *           dTLB load misses and CPU cycles per object; "n/a" when the
+ *           machine has no PMU (--pmu off simulates that).
  */
 
 #include <math.h>
@@ -189,11 +200,30 @@ out:
 	return ret;
 }
 
+struct loc_set {
+	unsigned int cache, inflight;
+	struct bench_hw *hw;   /* NULL: no counters */
+};
+
 static int
-loc_scenario(const char *scenario, bool with_hw)
+loc_set_measure(struct bench_set *set, unsigned int h,
+		unsigned int v __rte_unused, struct bench_row *row,
+		double fig[BENCH_NB_FIGS])
+{
+	struct loc_set *ls = set->ctx;
+
+	loc_measure(bench_opts.handlers[h], ls->cache, ls->inflight, ls->hw,
+		row, &fig[BENCH_FIG_CYCLES], &fig[BENCH_FIG_DTLB]);
+	return 0;
+}
+
+static int
+loc_scenario(const struct bench_scenario *sc, bool with_hw)
 {
 	const struct bench_opts *o = &bench_opts;
-	unsigned int c, f, h, round, ncaches = with_hw ? 1 : o->nb_caches;
+	unsigned int c, f, ncaches = with_hw ? 1 : o->nb_caches;
+	static struct bench_set set;
+	struct loc_set ls;
 	struct bench_hw hw;
 	bool hw_ok = false;
 	int ret = TEST_SUCCESS;
@@ -202,74 +232,65 @@ loc_scenario(const char *scenario, bool with_hw)
 		hw_ok = bench_hw_open(&hw) == 0;
 	for (f = 0; f < o->nb_inflights; f++)
 	for (c = 0; c < ncaches; c++) {
-		unsigned int inflight = o->inflights[f];
-		struct bench_row rows[BENCH_MAX_HANDLERS];
-		double cyc[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-		double dtlb[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-		unsigned int cache = with_hw ? 0 : o->caches[c];
-		const char *skip[BENCH_MAX_HANDLERS];
+		struct bench_row *p;
 
+		ls.inflight = o->inflights[f];
+		ls.cache = with_hw ? 0 : o->caches[c];
+		ls.hw = hw_ok ? &hw : NULL;
 		bench_progress("%s: cache %u, %u objects, %u in flight%s%s",
-			scenario, cache, LOC_N, inflight,
+			sc->name, ls.cache, LOC_N, ls.inflight,
 			with_hw ? ", counters " : "",
 			with_hw ? (hw_ok ? "on" : hw.why) : "");
-		for (h = 0; h < o->nb_handlers; h++) {
-			bench_row_init(&rows[h], scenario, o->handlers[h]);
-			skip[h] = bench_handler_skip(o->handlers[h], false,
-					LOC_ELT_SIZE);
-		}
-		for (round = 0; round < o->rounds; round++)
-		for (h = 0; h < o->nb_handlers; h++) {
-			cyc[h][round] = dtlb[h][round] = NAN;
-			if (skip[h] == NULL)
-				loc_measure(o->handlers[h], cache, inflight,
-					hw_ok ? &hw : NULL, &rows[h],
-					&cyc[h][round], &dtlb[h][round]);
-		}
-		for (h = 0; h < o->nb_handlers; h++) {
-			struct bench_row *row = &rows[h];
-
-			row->bulk = LOC_BURST;
-			row->keep = inflight;
-			row->cache = cache;
-			row->pool_size = LOC_N;
-			row->rounds = o->rounds;
-			snprintf(row->stat, sizeof(row->stat), "median");
-			if (skip[h] != NULL) {
-				snprintf(row->status, sizeof(row->status),
-					"skip: %s", skip[h]);
-				bench_row_add(row);
-				continue;
-			}
-			row->cycles_per_obj = bench_median(cyc[h], o->rounds);
-			row->dtlb_per_obj = bench_median(dtlb[h], o->rounds);
-			bench_samples_str(row->samples, sizeof(row->samples),
-				with_hw && hw_ok ? dtlb[h] : cyc[h], o->rounds,
-				1);
-			if (isnan(row->cycles_per_obj)) {
-				snprintf(row->status, sizeof(row->status),
-					"error: pool creation or run failed");
-				ret = TEST_FAILED;
-			} else if (with_hw && !hw_ok) {
-				snprintf(row->status, sizeof(row->status),
-					"%s", hw.why);
-			}
-			bench_row_add(row);
-		}
+		p = bench_set_init(&set, sc);
+		p->bulk = LOC_BURST;
+		p->keep = ls.inflight;
+		p->cache = ls.cache;
+		p->pool_size = LOC_N;
+		/* No counters: the row says why (its figure is n/a). */
+		if (with_hw && !hw_ok)
+			snprintf(p->status, sizeof(p->status), "%s", hw.why);
+		set.elt_size = LOC_ELT_SIZE;
+		set.measure = loc_set_measure;
+		set.ctx = &ls;
+		if (bench_run_set(&set) != TEST_SUCCESS)
+			ret = TEST_FAILED;
 	}
 	if (hw_ok)
 		bench_hw_close(&hw);
 	return ret;
 }
 
-int
-bench_locality(void)
+static int
+bench_locality(const struct bench_scenario *sc)
 {
-	return loc_scenario("locality", false);
+	return loc_scenario(sc, false);
 }
 
-int
-bench_hw(void)
+static int
+bench_hw(const struct bench_scenario *sc)
 {
-	return loc_scenario("hw", true);
+	return loc_scenario(sc, true);
 }
+
+static struct bench_scenario locality_scenario = {
+	.name = "locality",
+	.run = bench_locality,
+	.figure = BENCH_FIG_CYCLES,
+	.unit = "cycles/obj",
+	.higher_is_better = false,
+	.stat = BENCH_MEDIAN,
+	.params = "bulk {bulk}, {keep} in flight, cache {cache}",
+	.charts = "pages",
+};
+BENCH_SCENARIO(locality_scenario);
+
+static struct bench_scenario hw_scenario = {
+	.name = "hw",
+	.run = bench_hw,
+	.figure = BENCH_FIG_DTLB,
+	.unit = "dTLB miss/obj",
+	.higher_is_better = false,
+	.stat = BENCH_MEDIAN,
+	.params = "bulk {bulk}, {keep} in flight, cache {cache}",
+};
+BENCH_SCENARIO(hw_scenario);

@@ -3,7 +3,7 @@
  */
 
 /*
- * pages scenario (matrix in bench_common.h): which pages does the deep
+ * pages: which pages does the deep
  * in-flight workload touch, at 4 KB, 2 MB and 1 GB granularity, with the
  * pool fresh and after drops (a shuffled refill)? The input of the TLB
  * model of the evidence page (scripts/evidence_report.py), with the TLB
@@ -234,47 +234,53 @@ out:
 	return ret;
 }
 
-int
-bench_pages(void)
+static int
+pg_set_measure(struct bench_set *set, unsigned int h,
+		unsigned int v __rte_unused, struct bench_row *row,
+		double fig[BENCH_NB_FIGS])
 {
-	const struct bench_opts *o = &bench_opts;
-	char tlb[160];
-	unsigned int h;
-	int ret = TEST_SUCCESS;
+	double fresh[3] = { NAN, NAN, NAN }, shuf[3] = { NAN, NAN, NAN };
+	const char *tlb = set->ctx;
+	int ret;
 
-	pg_tlb_cpuid(tlb, sizeof(tlb));
-	for (h = 0; h < o->nb_handlers; h++) {
-		struct bench_row row;
-		double fresh[3] = { NAN, NAN, NAN }, shuf[3] = { NAN, NAN, NAN };
-		const char *skip;
-
-		bench_row_init(&row, "pages", o->handlers[h]);
-		row.bulk = PG_BURST;
-		row.keep = o->deep_n / 2;
-		row.cache = PG_CACHE;
-		row.pool_size = o->deep_n;
-		row.rounds = 1;
-		snprintf(row.stat, sizeof(row.stat), "mean");
-		skip = bench_handler_skip(o->handlers[h], false,
-				RTE_MBUF_DEFAULT_BUF_SIZE +
-				sizeof(struct rte_mbuf));
-		if (skip != NULL) {
-			snprintf(row.status, sizeof(row.status), "skip: %s",
-				skip);
-			bench_row_add(&row);
-			continue;
-		}
-		bench_progress("pages: %s, %u mbufs, %s", o->handlers[h],
-			o->deep_n, row.mem);
-		if (pg_measure(o->handlers[h], &row, fresh, shuf) < 0)
-			ret = TEST_FAILED;
-		row.pages_4k = shuf[0];
-		row.pages_2m = shuf[1];
-		snprintf(row.extra, sizeof(row.extra),
-			"window=%u;pages_1g=%.1f;fresh_4k=%.1f;fresh_2m=%.1f;"
-			"fresh_1g=%.1f;%s",
-			PG_WINDOW, shuf[2], fresh[0], fresh[1], fresh[2], tlb);
-		bench_row_add(&row);
-	}
+	bench_progress("pages: %s, %u mbufs, %s", bench_opts.handlers[h],
+		bench_opts.deep_n, row->mem);
+	ret = pg_measure(bench_opts.handlers[h], row, fresh, shuf);
+	fig[BENCH_FIG_CYCLES] = row->cycles_per_obj;
+	row->pages_4k = shuf[0];
+	row->pages_2m = shuf[1];
+	snprintf(row->extra, sizeof(row->extra),
+		"window=%u;pages_1g=%.1f;fresh_4k=%.1f;fresh_2m=%.1f;"
+		"fresh_1g=%.1f;%s",
+		PG_WINDOW, shuf[2], fresh[0], fresh[1], fresh[2], tlb);
 	return ret;
 }
+
+static int
+bench_pages(const struct bench_scenario *sc)
+{
+	static struct bench_set set;
+	static char tlb[160];
+	struct bench_row *p = bench_set_init(&set, sc);
+
+	pg_tlb_cpuid(tlb, sizeof(tlb));
+	p->bulk = PG_BURST;
+	p->keep = bench_opts.deep_n / 2;
+	p->cache = PG_CACHE;
+	p->pool_size = bench_opts.deep_n;
+	set.elt_size = RTE_MBUF_DEFAULT_BUF_SIZE + sizeof(struct rte_mbuf);
+	set.measure = pg_set_measure;
+	set.ctx = tlb;
+	return bench_run_set(&set);
+}
+
+static struct bench_scenario pages_scenario = {
+	.name = "pages",
+	.run = bench_pages,
+	.figure = BENCH_FIG_CYCLES,
+	.unit = "cycles/obj",
+	.higher_is_better = false,
+	.stat = BENCH_ONCE,
+	.params = "bulk {bulk}, cache {cache}",
+};
+BENCH_SCENARIO(pages_scenario);

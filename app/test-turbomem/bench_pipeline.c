@@ -3,10 +3,14 @@
  */
 
 /*
- * pipeline scenario (matrix in bench_common.h): objects allocated on one
- * lcore, handed through an rte_ring, freed on another. The allocating
- * lcore's cache only ever empties and the freeing lcore's only fills, so
- * every cache refill and flush reaches the handler.
+ * pipeline: pairs of worker lcores: the first allocates in bulks of "bulk"
+ * and hands the objects through an rte_ring (1024 slots, SP/SC) to the
+ * second, which frees them. The allocating lcore's cache only ever
+ * empties and the freeing lcore's only fills, so every cache refill and
+ * flush reaches the handler: mempool caches cannot balance this.
+ *   bulk {32} (--bulks), cache {0, default}; needs an even number of
+ *   workers (bench.sh: 2 pinned)
+ * Figures: objects per second through all pairs, cycles per object.
  */
 
 #include <math.h>
@@ -108,13 +112,68 @@ pipe_lcore(void *arg)
 	return pipe_consumer(r, &r->pairs[idx / 2]);
 }
 
-int
-bench_pipeline(void)
+struct pipe_set {
+	unsigned int workers, pairs, size, cache;
+};
+
+static int
+pipe_measure(struct bench_set *set, unsigned int h,
+		unsigned int v __rte_unused, struct bench_row *row __rte_unused,
+		double fig[BENCH_NB_FIGS])
+{
+	const struct bench_opts *o = &bench_opts;
+	struct pipe_set *ps = set->ctx;
+	struct pipe_run *r = &pipe_run;
+	unsigned int i, pairs = ps->pairs, size = ps->size;
+	uint64_t freed = 0, cycles = 0;
+	double rate = 0;
+
+	r->mp = tm_test_pool("tm_bench_pipe", size, PIPE_ELT_SIZE, ps->cache,
+			o->handlers[h], SOCKET_ID_ANY, true);
+	if (r->mp == NULL)
+		return 0;
+	/* relaxed: the EAL launch below orders these stores */
+	for (i = 0; i < pairs; i++) {
+		atomic_store_explicit(&r->pairs[i].producer_done, false,
+			memory_order_relaxed);
+		r->pairs[i].freed = r->pairs[i].cycles = 0;
+	}
+	atomic_store_explicit(&r->stop, false, memory_order_relaxed);
+	rte_eal_mp_remote_launch(pipe_lcore, r, SKIP_MAIN);
+	/* Sleep: the main lcore may share a CPU with a worker. */
+	usleep((useconds_t)(o->seconds * 1e6));
+	/* relaxed: a signal; results read after the wait */
+	atomic_store_explicit(&r->stop, true, memory_order_relaxed);
+	rte_eal_mp_wait_lcore();
+	for (i = 0; i < pairs; i++) {
+		freed += r->pairs[i].freed;
+		cycles += r->pairs[i].cycles;
+		if (r->pairs[i].cycles > 0)
+			rate += (double)r->pairs[i].freed * rte_get_tsc_hz() /
+				r->pairs[i].cycles;
+	}
+	if (freed > 0) {
+		fig[BENCH_FIG_MOBJ_S] = rate;
+		/* CPU time the workers had per object */
+		fig[BENCH_FIG_CYCLES] = (double)cycles / pairs *
+			RTE_MIN(ps->workers, bench_worker_cpus()) / freed;
+	}
+	if (rte_mempool_avail_count(r->mp) != size)
+		printf("pipeline: %s lost objects: %u of %u back\n",
+			o->handlers[h], rte_mempool_avail_count(r->mp), size);
+	rte_mempool_free(r->mp);
+	return 0;
+}
+
+static int
+bench_pipeline(const struct bench_scenario *sc)
 {
 	const struct bench_opts *o = &bench_opts;
 	unsigned int workers = rte_lcore_count() - 1, pairs = workers / 2;
-	unsigned int b, c, h, i, round, size;
+	unsigned int b, c, i;
 	struct pipe_run *r = &pipe_run;
+	static struct bench_set set;
+	struct pipe_set ps = { .workers = workers, .pairs = pairs };
 	int ret = TEST_SUCCESS;
 	char name[RTE_RING_NAMESIZE];
 
@@ -136,89 +195,47 @@ bench_pipeline(void)
 
 	for (b = 0; b < (o->bulks_given ? o->nb_bulks : 1); b++)
 	for (c = 0; c < o->nb_caches; c++) {
-		double rate[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
-		double cyc[BENCH_MAX_HANDLERS][BENCH_MAX_ROUNDS];
 		unsigned int bulk = o->bulks_given ? o->bulks[b] : 32;
 		unsigned int cache = o->caches[c];
-		const char *skip[BENCH_MAX_HANDLERS];
+		struct bench_row *p;
 
 		/* random bulks are a grid matter; here 32 stands for them */
 		if (bulk == BENCH_BULK_RANDOM)
 			bulk = BENCH_RANDOM_MAX;
 		/* Ring, both caches at their flush threshold, in-flight bulks. */
-		size = pairs * (PIPE_RING + 2 * bulk) +
+		ps.size = pairs * (PIPE_RING + 2 * bulk) +
 			workers * (cache * 3 / 2 + bulk) + 64;
+		ps.cache = cache;
 		bench_progress("pipeline: %u pairs, bulk %u cache %u",
 			pairs, bulk, cache);
-		for (h = 0; h < o->nb_handlers; h++)
-			skip[h] = bench_handler_skip(o->handlers[h], false,
-					PIPE_ELT_SIZE);
 		r->bulk = bulk;
-		for (round = 0; round < o->rounds; round++)
-		for (h = 0; h < o->nb_handlers; h++) {
-			uint64_t freed = 0, cycles = 0;
-
-			rate[h][round] = cyc[h][round] = NAN;
-			if (skip[h] != NULL)
-				continue;
-			r->mp = tm_test_pool("tm_bench_pipe", size,
-					PIPE_ELT_SIZE, cache, o->handlers[h],
-					SOCKET_ID_ANY, true);
-			if (r->mp == NULL)
-				continue;
-			/* relaxed: the EAL launch below orders these stores */
-			for (i = 0; i < pairs; i++) {
-				atomic_store_explicit(&r->pairs[i].producer_done,
-					false, memory_order_relaxed);
-				r->pairs[i].freed = r->pairs[i].cycles = 0;
-			}
-			atomic_store_explicit(&r->stop, false,
-				memory_order_relaxed);
-			rte_eal_mp_remote_launch(pipe_lcore, r, SKIP_MAIN);
-			/* Sleep: the main lcore may share a CPU with a worker. */
-			usleep((useconds_t)(o->seconds * 1e6));
-			/* relaxed: a signal; results read after the wait */
-			atomic_store_explicit(&r->stop, true,
-				memory_order_relaxed);
-			rte_eal_mp_wait_lcore();
-			rate[h][round] = 0;
-			for (i = 0; i < pairs; i++) {
-				freed += r->pairs[i].freed;
-				cycles += r->pairs[i].cycles;
-				if (r->pairs[i].cycles > 0)
-					rate[h][round] += (double)r->pairs[i].freed *
-						rte_get_tsc_hz() /
-						r->pairs[i].cycles;
-			}
-			if (freed == 0)
-				rate[h][round] = NAN;
-			else	/* CPU time the workers had per object */
-				cyc[h][round] = (double)cycles / pairs *
-					RTE_MIN(workers, bench_worker_cpus()) /
-					freed;
-			if (rte_mempool_avail_count(r->mp) != size)
-				printf("pipeline: %s lost objects: %u of %u back\n",
-					o->handlers[h],
-					rte_mempool_avail_count(r->mp), size);
-			rte_mempool_free(r->mp);
-		}
-		for (h = 0; h < o->nb_handlers; h++) {
-			struct bench_row row;
-
-			bench_row_init(&row, "pipeline", o->handlers[h]);
-			row.workers = pairs * 2;
-			row.cpus = bench_worker_cpus();
-			row.bulk = bulk;
-			row.cache = cache;
-			row.pool_size = size;
-			if (bench_row_rates(&row, skip[h], rate[h], cyc[h],
-					o->rounds) < 0)
-				ret = TEST_FAILED;
-			bench_row_add(&row);
-		}
+		p = bench_set_init(&set, sc);
+		snprintf(p->backing, sizeof(p->backing), "-");
+		p->workers = pairs * 2;
+		p->cpus = bench_worker_cpus();
+		p->bulk = bulk;
+		p->cache = cache;
+		p->pool_size = ps.size;
+		set.elt_size = PIPE_ELT_SIZE;
+		set.measure = pipe_measure;
+		set.ctx = &ps;
+		if (bench_run_set(&set) != TEST_SUCCESS)
+			ret = TEST_FAILED;
 	}
 out:
 	for (i = 0; i < pairs; i++)
 		rte_ring_free(r->pairs[i].ring);
 	return ret;
 }
+
+static struct bench_scenario pipeline_scenario = {
+	.name = "pipeline",
+	.run = bench_pipeline,
+	.figure = BENCH_FIG_MOBJ_S,
+	.unit = "Mobj/s",
+	.higher_is_better = true,
+	.stat = BENCH_MEDIAN,
+	.params = "bulk {bulk}, cache {cache}",
+	.charts = "oversub",
+};
+BENCH_SCENARIO(pipeline_scenario);
