@@ -21,9 +21,12 @@
 # Modes: quick (default, ~3 minutes: grid bulk 16 and random, keep 128,
 # cache 0 and default), full (the whole matrix: about 25 minutes per
 # --seconds 0.5), smoke (a seconds-long slice of every scenario, then a
-# check that every expected row is there; what meson's perf suite runs),
-# evidence and evidence-short (the runs of the evidence page, which they
-# generate: scripts/bench-evidence.sh).
+# check that every row the app expected is there; what meson's perf suite
+# runs), evidence and evidence-short (the runs of the evidence page, which
+# they generate), vs-dpdk (the grid against DPDK's mempool_perf_autotest),
+# cache-claim (the cache scenario on the system DPDK and a second one);
+# each is described at its function below.
+# Reports, tables and charts: scripts/bench_report.py.
 #
 # Output in TM_RESULTS_DIR (default results/): bench.csv, bench.json,
 # bench-table.txt, bench-*.png, parts/ (one CSV/JSON per EAL run), logs/.
@@ -55,12 +58,160 @@ repo=$(pwd)
 
 mode=${1:-quick}
 case "$mode" in
-quick | full | smoke | evidence | evidence-short) ;;
-*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short]" >&2; exit 2 ;;
+quick | full | smoke | evidence | evidence-short | vs-dpdk | cache-claim) ;;
+*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|vs-dpdk|cache-claim]" >&2; exit 2 ;;
 esac
 
 log() { printf '[bench.sh] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+
+# Copyright(c) 2026 The turbomem authors
+#
+# vs-dpdk: cross-check turbomem_bench's grid against DPDK's own mempool_perf_autotest
+# (Debian's dpdk-test) for ring_mp_mc and lf_stack, same parameters: no
+# cache, one lcore on CPU 1, get and put bulk {1, 4, 32}, keep {32, 128,
+# 512}, 2048-byte objects.
+#
+# mempool_perf_autotest times each case for 5 s and runs hundreds of them.
+# To keep this short, a preloaded shim makes rte_get_tsc_hz() report
+# 1/TM_REF_SPEEDUP of the real frequency: each case then lasts
+# 5 / TM_REF_SPEEDUP s, and its printed rate_persec (objects / 5 s) is
+# multiplied back by TM_REF_SPEEDUP. The test's own loop, pools and
+# counting are untouched. Its ring_mp_mc figures are the "without cache"
+# pool of 1 core; its lf_stack figures the default_pool (it takes
+# --mbuf-pool-ops-name) of 1 core. The run is stopped once those are out.
+#
+# The grid runs the same cases for the same time per case (--lcores
+# 0@0,1@1: its worker on CPU 1, main lcore asleep on CPU 0). Both run
+# TM_REF_ROUNDS times, alternately; each case keeps its best round (on a
+# shared machine, the least disturbed one). Printed side by side with
+# their ratio, also in results/vs-dpdk.txt.
+#
+# Environment: TM_BUILD_DIR (build), TM_REF_SPEEDUP (50), TM_REF_ROUNDS (3),
+# DPDK_TEST (dpdk-test), TM_RESULTS_DIR (results)
+vs_dpdk() {
+	TM_BUILD_DIR=${TM_BUILD_DIR:-build}
+	TM_REF_SPEEDUP=${TM_REF_SPEEDUP:-50}
+	TM_REF_ROUNDS=${TM_REF_ROUNDS:-3}
+	DPDK_TEST=${DPDK_TEST:-dpdk-test}
+	out=${TM_RESULTS_DIR:-results}
+	app=$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem
+	plugin=$(scripts/with-plugin.sh "$TM_BUILD_DIR/librte_mempool_turbomem.so" echo @PLUGIN@)
+	command -v "$DPDK_TEST" >/dev/null || { echo "$DPDK_TEST not found (apt-get install dpdk)" >&2; exit 1; }
+	mkdir -p "$out"
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+
+	cat >"$work/shim.c" <<-'EOF'
+	#include <stdint.h>
+	#include <stdlib.h>
+	#include <dlfcn.h>
+	uint64_t rte_get_tsc_hz(void);
+	uint64_t
+	rte_get_tsc_hz(void)
+	{
+		static uint64_t (*real)(void);
+		const char *s = getenv("TM_REF_SPEEDUP");
+
+		if (real == NULL)
+			real = (uint64_t (*)(void))dlsym(RTLD_NEXT, "rte_get_tsc_hz");
+		return real() / (s != NULL ? strtoull(s, NULL, 0) : 1);
+	}
+	EOF
+	cc -O2 -shared -fPIC -o "$work/shim.so" "$work/shim.c" -ldl
+
+	# Interleaved: the machine is shared, so each side runs TM_REF_ROUNDS times
+	# alternately and each case keeps its best round (least disturbed).
+	ref=$out/vs-dpdk-mempool_perf.log
+	: >"$ref"
+	: >"$out/vs-dpdk-grid.log"
+	rm -f "$out"/vs-dpdk-grid-*.csv
+	for ((r = 1; r <= TM_REF_ROUNDS; r++)); do
+		echo "[bench.sh vs-dpdk] round $r/$TM_REF_ROUNDS: mempool_perf_autotest, speed-up $TM_REF_SPEEDUP (log: $ref)" >&2
+		# Stop at the first line of the cache tests: the no-cache ones are done.
+		( TM_REF_SPEEDUP=$TM_REF_SPEEDUP LD_PRELOAD=$work/shim.so DPDK_TEST=mempool_perf_autotest \
+			timeout -s INT 900 "$DPDK_TEST" --no-huge -m 512 --no-pci -l 1 \
+			--file-prefix=tm-vsdpdk-$$ --mbuf-pool-ops-name=lf_stack 2>&1 |
+			awk '{ print; fflush() } /cache=512/ { exit }' ) >>"$ref" || true
+		echo "[bench.sh vs-dpdk] round $r/$TM_REF_ROUNDS: turbomem_bench grid, same cases" >&2
+		"$app" --no-huge -m 512 --no-pci -d "$plugin" --lcores '0@0,1@1' \
+			--file-prefix=tm-vsgrid-$$ -- turbomem_bench --scenario grid \
+			--handlers ring_mp_mc,lf_stack --bulks 1,4,32 --keeps 32,128,512 \
+			--caches 0 --seconds "$(awk -v s="$TM_REF_SPEEDUP" 'BEGIN { print 5 / s }')" \
+			--rounds 1 --layout "1 lcore" --seed "$r" \
+			--csv "$out/vs-dpdk-grid-$r.csv" >>"$out/vs-dpdk-grid.log" 2>&1
+	done
+
+	"$(pick_tool python3 /usr/bin/python3)" scripts/bench_report.py vs-dpdk "$ref" \
+		"$TM_REF_SPEEDUP" "$out"/vs-dpdk-grid-*.csv | tee "$out/vs-dpdk.txt"
+}
+
+# Copyright(c) 2026 The turbomem authors
+#
+# cache-claim: the mempool cache claim of DPDK 26.07 (commit f5e1310f16:
+# cache miss rate of shaper queues from ~1/20 to ~1/48 objects at an
+# effective cache of 384) measured with turbomem_bench --scenario cache
+# (app/test-turbomem/bench_cache.c) for ring_mp_mc and turbomem, on the
+# system's DPDK (Debian 12: 22.11) and on a second DPDK installed in a
+# prefix, against which the project is built out of tree.
+#
+# Environment:
+#   TM_DPDK_PREFIX   install prefix of the second DPDK (its libdpdk.pc in
+#                    lib/pkgconfig or lib/<triplet>/pkgconfig); unset: the
+#                    system DPDK only
+#   TM_CACHE_ROUNDS  rounds (default 7), TM_CACHE_SECONDS per round (0.5)
+#   TM_BUILD_DIR     build of the system DPDK (default build)
+#   TM_CACHE_HUGE=1  EAL memory on 2 MB hugetlbfs pages (reserved with
+#                    scripts/with-hugepages.sh) instead of --no-huge, where
+#                    turbomem's pools get THP and ring_mp_mc's 4 KB pages:
+#                    both handlers then have the same page size
+# Output: one "cache:" line per DPDK x handler x cache size, with the
+# CPU and the load (uptime) before each run; results/cache-<version>.csv.
+cache_claim() {
+	MESON=${MESON:-$(pick_tool meson /usr/bin/meson)}
+	NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)}
+	rounds=${TM_CACHE_ROUNDS:-7}
+	secs=${TM_CACHE_SECONDS:-0.5}
+	mkdir -p results
+
+	cc_run() { # BUILD_DIR LABEL [env...]
+		local b=$1 label=$2
+		shift 2
+		echo "== $label: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), $(nproc) CPUs; load:$(uptime | sed 's/.*load average//')"
+		local mem=(--no-huge -m 512) huge=()
+		if [ "${TM_CACHE_HUGE:-0}" = 1 ]; then
+			mem=(-m 128 --huge-unlink)
+			huge=(scripts/with-hugepages.sh 64)
+		fi
+		env "$@" "${huge[@]}" scripts/with-plugin.sh "$b/librte_mempool_turbomem.so" \
+			"$b/app/test-turbomem/dpdk-test-turbomem" "${mem[@]}" \
+			--no-pci -l 0 -d @PLUGIN@ --file-prefix="tm-cache-claim-@TREE@" \
+			--log-level=lib.eal:error -- turbomem_bench --scenario cache \
+			--rounds "$rounds" --seconds "$secs" \
+			--csv "results/cache-$label${TM_CACHE_HUGE:+-huge}.csv" |
+			grep -E '^(# (dpdk|hugepages)|cache:)'
+	}
+
+	b=${TM_BUILD_DIR:-build}
+	[ -f "$b/build.ninja" ] || "$MESON" setup "$b" >/dev/null
+	"$NINJA" -C "$b" >/dev/null
+	cc_run "$b" "$(pkg-config --modversion libdpdk)"
+
+	if [ -n "${TM_DPDK_PREFIX:-}" ]; then
+		pc=$(dirname "$(find "$TM_DPDK_PREFIX" -name libdpdk.pc -path '*pkgconfig*' | head -1)")
+		ver=$(PKG_CONFIG_PATH=$pc pkg-config --modversion libdpdk)
+		b2=build-dpdk-$ver
+		[ -f "$b2/build.ninja" ] || PKG_CONFIG_PATH=$pc "$MESON" setup "$b2" >/dev/null
+		"$NINJA" -C "$b2" >/dev/null
+		libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir libdpdk)
+		cc_run "$b2" "$ver" LD_LIBRARY_PATH="$libdir"
+	fi
+}
+
+case "$mode" in
+vs-dpdk) vs_dpdk; exit 0 ;;
+cache-claim) cache_claim; exit 0 ;;
+esac
 
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_BENCH_APP=${TM_BENCH_APP:-$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem}
@@ -92,7 +243,7 @@ smoke)
 	secs=${TM_BENCH_SECONDS:-0.02}; rounds=${TM_BENCH_ROUNDS:-1}
 	grid_m=(--bulks 1,random --keeps 32 --caches 0,default)
 	nonEAL=(2); deep_n=${TM_BENCH_DEEP_N:-8191}; deep_secs=0.05 ;;
-evidence) # scripts/bench-evidence.sh: the claims of the evidence page
+evidence) # the claims of the evidence page (evidence() below)
 	secs=${TM_BENCH_SECONDS:-0.5}; rounds=${TM_BENCH_ROUNDS:-5}
 	deep_n=${TM_BENCH_DEEP_N:-262143}; deep_secs=1 ;;
 evidence-short) # the same set in seconds, for CI
@@ -107,6 +258,7 @@ common=(--seconds "$secs" --rounds "$rounds" --seed "$TM_BENCH_SEED" "${handlers
 out=$TM_RESULTS_DIR
 rm -rf "$out/parts" "$out/logs"
 mkdir -p "$out/parts" "$out/logs"
+# The runs that succeeded: the ones whose rows the check reads.
 manifest=$out/parts/manifest.txt
 : >"$manifest"
 
@@ -138,15 +290,316 @@ run() {
 		tail -n 20 "$lg" "$lg.stderr" >&2
 		die "$name failed (rc $rc); log: $lg"
 	fi
-	# For the check: what this run was asked for.
-	echo "$part.csv ${common[*]} $*" >>"$manifest"
+	basename "$part" >>"$manifest"
+}
+
+#
+# evidence, evidence-short: the evidence set.
+#
+#   scripts/bench.sh evidence         (about 10 minutes on 2 vCPUs)
+#   scripts/bench.sh evidence-short   (about a minute: CI, meson test
+#                                      evidence_short of the perf suite)
+#
+# It uses run() (one EAL invocation of turbomem_bench per part) and exits
+# at its end. It runs every measurement a claim of the evidence page needs, with the
+# memory each claim names, then generates the page from the results with
+# "scripts/bench_report.py evidence"; nothing on the page is typed by hand.
+#
+#   grid, pipeline  the design page's layouts (bulk 16, keep 32)
+#   locality, hw    after a shuffled refill; hw probes the PMU
+#   deep, pages     per memory: --no-huge (ring_mp_mc on 4 KB pages,
+#                   turbomem on its own THP memory), --no-huge with
+#                   TURBOMEM_CONFIG=thp=off (turbomem on 4 KB pages),
+#                   hugetlbfs 2 MB pages, hugetlbfs 1 GB pages
+#   frag            one process per handler and memory (the heap a handler
+#                   leaves is the next one's start)
+#   cache           issue 11b's scenario, when this tree has it
+#   testpmd         scripts/testpmd-compare.sh per memory (1 GB, 2 MB,
+#                   --no-huge), rounds interleaved across memories
+#
+# Huge pages: 2 MB pages with reserve_hugepages (scripts/common.sh), 1 GB
+# pages by raising nr_hugepages and mounting hugetlbfs with pagesize=1G in
+# a private directory. On exit it unmounts that directory and lowers each
+# nr_hugepages by what it raised, nothing more (other processes share
+# them). What the kernel refuses is written to not-testable.txt and the
+# page says "not testable here" with the reason.
+#
+# Output in $out (default results/evidence): bench.csv/json (merged),
+# testpmd/<memory>-r<round>/testpmd.csv, commands.tsv (the command of
+# each part), machine.txt (CPU, kernel, DPDK, load before and after),
+# not-testable.txt, logs/. The page: doc/guides/mempool/turbomem_evidence.rst
+# and the README's block between its evidence markers (evidence), or a
+# copy of doc/ under $out/doc built with sphinx-build -W (evidence-short).
+#
+# Environment (besides bench.sh's):
+#   TM_EVIDENCE_PAGE    page to write (default: see above)
+#   TM_EVIDENCE_README  README to update (evidence: README.rst; "" none)
+#   TM_EVIDENCE_1G=0    skip the 1 GB page runs (said so on the page)
+evidence() {
+	ev_short=0
+	[ "$mode" = evidence-short ] && ev_short=1
+	ev_hp1g=/sys/kernel/mm/hugepages/hugepages-1048576kB
+	ev_hp2m=/sys/kernel/mm/hugepages/hugepages-2048kB
+	ev_added_1g=0
+	ev_added_2m=0
+	ev_mnt1g=
+	ev_nt=$out/not-testable.txt
+	ev_cmds=$out/commands.tsv
+	: >"$ev_nt"
+	: >"$out/failed.txt"
+	: >"$ev_cmds"
+	rm -rf "$out/testpmd"
+
+	ev_release() {
+		local cur
+		if [ -n "$ev_mnt1g" ]; then
+			umount "$ev_mnt1g" && rmdir "$ev_mnt1g"
+		fi
+		if [ "$ev_added_1g" -gt 0 ]; then
+			cur=$(cat "$ev_hp1g/nr_hugepages")
+			echo $((cur > ev_added_1g ? cur - ev_added_1g : 0)) >"$ev_hp1g/nr_hugepages" || true
+			log "released $ev_added_1g 1 GB hugepages (nr_hugepages now $(cat "$ev_hp1g/nr_hugepages"))"
+		fi
+		if [ "$ev_added_2m" -gt 0 ]; then
+			cur=$(cat "$ev_hp2m/nr_hugepages")
+			echo $((cur > ev_added_2m ? cur - ev_added_2m : 0)) >"$ev_hp2m/nr_hugepages" || true
+			log "released $ev_added_2m 2 MB hugepages (nr_hugepages now $(cat "$ev_hp2m/nr_hugepages"))"
+		fi
+		rm -rf "${rundir:?}/$prefix"-*
+	}
+	trap ev_release EXIT
+
+	# ev_not_testable KEY REASON: a claim input the kernel or machine refused.
+	ev_not_testable() {
+		printf '%s\t%s\n' "$1" "$2" >>"$ev_nt"
+		log "not testable here: $1: $2"
+	}
+
+	# ev_failed KEY REASON: a part that failed; its rows show as missing with
+	# the reason, and the rest of the set still runs.
+	ev_failed() {
+		printf '%s\t%s\n' "$1" "$2" >>"$out/failed.txt"
+		log "failed: $1: $2"
+	}
+
+	# erun NAME "EAL args" bench-args...: run() with the command recorded; a
+	# failing part is recorded (ev_failed) and the set goes on.
+	# Arguments separated by \x1f: bench_report.py evidence quotes them.
+	ev_argv() {
+		printf '%s\x1f' "$@"
+	}
+	erun() {
+		local -a eal
+		read -r -a eal <<<"$2"
+		printf '%s\t%s\n' "$1" "$(ev_argv "$TM_BENCH_APP" "${eal[@]}" --no-pci \
+			-d "$TM_PLUGIN" -- turbomem_bench "${common[@]}" "${@:3}")" >>"$ev_cmds"
+		local n=$nrun
+		(run "$@") || ev_failed "$1" "turbomem_bench failed (log: $out/logs/$(printf '%02d' $((n + 1)))-$1.log)"
+		nrun=$((n + 1))
+	}
+
+	ev_machine() { # KEY: machine.txt lines "key: value"
+		{
+			echo "when_$1: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+			echo "load_$1: $(cut -d' ' -f1-3 /proc/loadavg)"
+			echo "uptime_$1: $(uptime)"
+		} >>"$out/machine.txt"
+	}
+	{
+		echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+		echo "cpu_id: $(awk -F': ' '/^cpu family/ { f = $2 } /^model\t/ { m = $2 }
+			/^stepping/ { s = $2; exit } END { printf "family %s model %s stepping %s", f, m, s }' /proc/cpuinfo)"
+		echo "cpus: $(nproc)"
+		echo "hypervisor: $(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor:[[:space:]]*//p')"
+		echo "kernel: $(uname -sr)"
+		echo "dpdk: $(pkg-config --modversion libdpdk 2>/dev/null || echo unknown)"
+		echo "thp: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
+		echo "mode: $mode"
+		echo "commit: $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown)"
+	} >"$out/machine.txt"
+	ev_machine start
+	top -b -n 1 2>/dev/null | head -20 >"$out/logs/top-start.txt" || true
+
+	# --- huge pages -------------------------------------------------------------
+
+	# deep and pages on 2 MB pages: 2432 bytes per mbuf, 5/4 for rings and maps;
+	# testpmd: -m of its pool of 147456 mbufs (full) or 8192 (short).
+	ev_pages2m=$(( deep_n * 2432 / 2097152 * 5 / 4 + 64 ))
+	if [ $ev_short = 1 ]; then ev_tpmd_mb=256; else ev_tpmd_mb=1024; fi
+	[ $((ev_tpmd_mb / 2 + 16)) -gt "$ev_pages2m" ] && ev_pages2m=$((ev_tpmd_mb / 2 + 16))
+	ev_mnt2m=
+	# ev_top_up_2m: make ev_pages2m 2 MB pages free again, counting what this
+	# run adds. Called before every 2 MB part: other processes share the pool
+	# and take free pages between parts.
+	ev_top_up_2m() {
+		local before added
+		before=$(cat "$ev_hp2m/nr_hugepages")
+		reserve_hugepages "$ev_pages2m" >/dev/null 2>>"$out/logs/hugepages-2m.txt" || true
+		added=$(( $(cat "$ev_hp2m/nr_hugepages") - before ))
+		[ $added -gt 0 ] && ev_added_2m=$((ev_added_2m + added))
+		return 0
+	}
+	if [ -d "$ev_hp2m" ]; then
+		ev_before=$(cat "$ev_hp2m/nr_hugepages")
+		if ev_mnt2m=$(reserve_hugepages "$ev_pages2m" 2>"$out/logs/hugepages-2m.txt"); then
+			:
+		else
+			ev_mnt2m=
+			ev_not_testable 2m "$(tail -1 "$out/logs/hugepages-2m.txt")"
+		fi
+		ev_added_2m=$(( $(cat "$ev_hp2m/nr_hugepages") - ev_before ))
+		[ $ev_added_2m -lt 0 ] && ev_added_2m=0
+	else
+		ev_not_testable 2m "no 2 MB hugepage support in this kernel ($ev_hp2m missing)"
+	fi
+
+	# 1 GB pages: deep/pages need 2 (the pool is 600+ MB), testpmd 1.
+	ev_want1g=2
+	if [ "${TM_EVIDENCE_1G:-1}" = 0 ]; then
+		ev_not_testable 1g "skipped (TM_EVIDENCE_1G=0)"
+	elif [ ! -d "$ev_hp1g" ]; then
+		ev_not_testable 1g "no 1 GB hugepage support (CPU flag pdpe1gb or kernel: $ev_hp1g missing)"
+	elif [ "$(id -u)" -ne 0 ]; then
+		ev_not_testable 1g "not root: cannot raise nr_hugepages"
+	else
+		ev_total=$(cat "$ev_hp1g/nr_hugepages")
+		ev_free=$(cat "$ev_hp1g/free_hugepages")
+		if [ "$ev_free" -lt $ev_want1g ]; then
+			echo $((ev_total + ev_want1g - ev_free)) >"$ev_hp1g/nr_hugepages" 2>/dev/null || true
+			ev_added_1g=$(( $(cat "$ev_hp1g/nr_hugepages") - ev_total ))
+			[ $ev_added_1g -lt 0 ] && ev_added_1g=0
+			ev_free=$(cat "$ev_hp1g/free_hugepages")
+		fi
+		if [ "$ev_free" -lt $ev_want1g ]; then
+			ev_not_testable 1g "the kernel gave $ev_free free 1 GB pages of $ev_want1g asked (echo N > $ev_hp1g/nr_hugepages: memory fragmented or too small)"
+		else
+			ev_mnt1g=$(mktemp -d /tmp/tm-evidence-1g.XXXXXX)
+			if ! mount -t hugetlbfs -o pagesize=1G nodev "$ev_mnt1g"; then
+				rmdir "$ev_mnt1g"
+				ev_mnt1g=
+				ev_not_testable 1g "cannot mount hugetlbfs with pagesize=1G"
+			fi
+		fi
+	fi
+	echo "hugepages: 2MB reserved by this run $ev_added_2m (mount ${ev_mnt2m:-none}); 1GB reserved by this run $ev_added_1g (mount ${ev_mnt1g:-none})" >>"$out/machine.txt"
+
+	# --- turbomem_bench parts ----------------------------------------------------
+
+	ev_all=ring_mp_mc,ring_mt_rts,ring_mt_hts,stack,lf_stack,turbomem
+	ev_two=ring_mp_mc,turbomem
+	# The design page's grid: bulk 16, keep 32, no cache.
+	ev_grid=(--scenario grid --handlers "$ev_all" --bulks 16 --keeps 32)
+	erun grid-1lcore "${nohuge[*]} --lcores 0@0,1@1" "${ev_grid[@]}" --caches 0 --layout "1 lcore"
+	erun grid-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" "${ev_grid[@]}" --caches 0 --layout "2 pinned"
+	erun grid-6on2 "${nohuge[*]} --lcores 0@0,(1-6)@(0,1)" "${ev_grid[@]}" --caches 0,256 --layout "6 on 2 CPUs"
+	erun pipeline "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario pipeline --handlers "$ev_all" --bulks 16 --caches 0 --layout "2 pinned"
+	erun locality "${nohuge[*]} -l 0" --scenario locality --handlers "$ev_two" --caches 0,default --inflight 32,512 --layout "main lcore"
+	erun hw "${nohuge[*]} -l 0" --scenario hw --handlers "$ev_two" --inflight 32,512 --layout "main lcore"
+
+	ev_mb_nohuge=$(( (deep_n * 4096 >> 20) + 256 ))
+	ev_deep=(--scenario deep --layout "main lcore" --deep-n "$deep_n" --seconds "$deep_secs" --rounds $((ev_short ? 1 : 3)))
+	ev_pages=(--scenario pages --layout "main lcore" --deep-n "$deep_n")
+	# ev_mem NAME "EAL memory args" HANDLERS: deep and pages on one memory.
+	ev_mem() {
+		[ "$1" = 2m ] && ev_top_up_2m
+		erun "deep-$1" "$2 -l 0" "${ev_deep[@]}" --handlers "$3"
+		[ "$1" = 2m ] && ev_top_up_2m
+		erun "pages-$1" "$2 -l 0" "${ev_pages[@]}" --handlers "$3"
+	}
+	ev_mem nohuge "--no-huge -m $ev_mb_nohuge" "$ev_two"
+	TURBOMEM_CONFIG=thp=off ev_mem nohuge-thpoff "--no-huge -m $ev_mb_nohuge" turbomem
+	if [ -n "$ev_mnt2m" ]; then
+		ev_mem 2m "-m $((ev_pages2m * 2)) --huge-dir $ev_mnt2m --huge-unlink" "$ev_two"
+	fi
+	if [ -n "$ev_mnt1g" ]; then
+		ev_mem 1g "-m 2048 --huge-dir $ev_mnt1g --huge-unlink" "$ev_two"
+	fi
+
+	for h in ring_mp_mc turbomem; do
+		erun "frag-nohuge-$h" "${nohuge[*]} -l 0" --scenario frag --handlers "$h" --layout "main lcore"
+		if [ -n "$ev_mnt2m" ]; then
+			ev_top_up_2m
+			erun "frag-2m-$h" "-m 256 --huge-dir $ev_mnt2m --huge-unlink -l 0" --scenario frag --handlers "$h" --layout "main lcore"
+		fi
+	done
+
+	# The cache scenario; a failure leaves its rows missing, said so on the
+	# page, and does not stop the set.
+	erun cache "${nohuge[*]} --lcores 0@0,1@1" --scenario cache --handlers "$ev_two" --layout "1 lcore"
+
+	# --- testpmd -------------------------------------------------------------------
+
+	if command -v "${TESTPMD:-dpdk-testpmd}" >/dev/null 2>&1; then
+		ev_tp_mems=(nohuge)
+		[ -n "$ev_mnt2m" ] && ev_tp_mems+=(2m)
+		[ -n "$ev_mnt1g" ] && ev_tp_mems+=(1g)
+		if [ $ev_short = 1 ]; then
+			ev_tp=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=5 TM_CMP_SKIP=1 TM_CMP_LAST=2
+				TM_CMP_CACHES=default "TM_CMP_PMD_OPTS=--total-num-mbufs=8192")
+			ev_tp_rounds=1
+		else
+			# 12 s: under load, testpmd takes seconds to populate its pool.
+			ev_tp=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=12)
+			ev_tp_rounds=2
+		fi
+		for ((r = 1; r <= ev_tp_rounds; r++)); do
+			for m in "${ev_tp_mems[@]}"; do
+				case $m in
+				nohuge) mem="--no-huge -m $ev_tpmd_mb" ;;
+				2m) mem="-m $ev_tpmd_mb --huge-dir $ev_mnt2m --huge-unlink" ;;
+				1g) mem="-m 1024 --huge-dir $ev_mnt1g --huge-unlink" ;;
+				esac
+				d=$out/testpmd/$m-r$r
+				mkdir -p "$d"
+				[ "$m" = 2m ] && ev_top_up_2m
+				printf '%s\t%s\n' "testpmd-$m-r$r" "$(ev_argv env "${ev_tp[@]}" \
+					"TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" scripts/testpmd-compare.sh)" >>"$ev_cmds"
+				log "testpmd round $r, memory $m"
+				env "${ev_tp[@]}" "TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" \
+					"TM_RESULTS_DIR=$d" scripts/testpmd-compare.sh >"$d/table.txt" 2>"$d/stderr.txt" ||
+					ev_failed "testpmd-$m-r$r" "$(grep -m1 'error:' "$d/stderr.txt" || echo "testpmd-compare.sh failed (log: $d)") $(grep -h -m1 'Not enough memory\|Cause:' "$d"/testpmd-logs/*.log 2>/dev/null | head -1)"
+			done
+		done
+	else
+		ev_not_testable testpmd "dpdk-testpmd not found"
+	fi
+
+	ev_machine end
+	top -b -n 1 2>/dev/null | head -20 >"$out/logs/top-end.txt" || true
+	log "evidence set: $nrun EAL runs and testpmd in $((SECONDS - t0))s"
+
+	"$PYTHON" scripts/bench_report.py merge "$out" "$out/parts"/[0-9]*.csv
+	"$PYTHON" scripts/bench_report.py table "$out/bench.csv" >"$out/bench-table.txt"
+	[ $ev_short = 1 ] && "$PYTHON" scripts/bench_report.py check "$out/bench.json" "$manifest"
+
+	if [ $ev_short = 1 ]; then
+		rm -rf "$out/doc" "$out/html"
+		cp -r doc "$out/doc"
+		ev_page=${TM_EVIDENCE_PAGE:-$out/doc/guides/mempool/turbomem_evidence.rst}
+		ev_readme=${TM_EVIDENCE_README-}
+	else
+		ev_page=${TM_EVIDENCE_PAGE:-doc/guides/mempool/turbomem_evidence.rst}
+		ev_readme=${TM_EVIDENCE_README-README.rst}
+	fi
+	"$PYTHON" scripts/bench_report.py evidence "$out" "$ev_page" ${ev_readme:+--readme "$ev_readme"}
+	if [ $ev_short = 1 ]; then
+		if ev_sphinx=$(pick_tool sphinx-build /usr/bin/sphinx-build); then
+			"$ev_sphinx" -W -q -E -b html -c doc "$out/doc" "$out/html" ||
+				die "sphinx-build -W failed on the generated page"
+			log "page built: $out/html/guides/mempool/turbomem_evidence.html"
+		else
+			log "sphinx-build not found (python3-sphinx): page not built"
+		fi
+	fi
+	log "evidence page: $ev_page"
+	exit 0
 }
 
 nohuge=(--no-huge -m 512)
 t0=$SECONDS
 case "$mode" in
-# Its own runs, page and exit (scripts/bench-evidence.sh).
-evidence*) . scripts/bench-evidence.sh ;;
+# Its own runs, page and exit.
+evidence*) evidence ;;
 esac
 run grid-1lcore "${nohuge[*]} --lcores 0@0,1@1" --scenario grid --layout "1 lcore" "${grid_m[@]}"
 run grid-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario grid --layout "2 pinned" "${grid_m[@]}"
@@ -184,11 +637,11 @@ log "$nrun EAL runs in $((SECONDS - t0))s"
 "$PYTHON" scripts/bench_report.py merge "$out" "$out/parts"/[0-9]*.csv
 "$PYTHON" scripts/bench_report.py table "$out/bench.csv" | tee "$out/bench-table.txt"
 if [ "$mode" = smoke ]; then
-	"$PYTHON" scripts/bench_report.py check "$manifest"
+	"$PYTHON" scripts/bench_report.py check "$out/bench.json" "$manifest"
 fi
 if [ "${TM_BENCH_PLOT:-1}" != 0 ]; then
 	if "$PYTHON" -c 'import matplotlib' 2>/dev/null; then
-		"$PYTHON" scripts/plot.py "$out/bench.csv" "$out"
+		"$PYTHON" scripts/bench_report.py plot "$out/bench.csv" "$out"
 	else
 		log "matplotlib missing (python3-matplotlib): no charts"
 		[ "$mode" = smoke ] || exit 1

@@ -63,7 +63,7 @@ main_job() {
 	fi
 	# Charts of both, once testpmd's samples are there too.
 	if [ -f results/bench.csv ]; then
-		"$(pick_tool python3 /usr/bin/python3)" scripts/plot.py \
+		"$(pick_tool python3 /usr/bin/python3)" scripts/bench_report.py plot \
 			results/bench.csv results results/testpmd.csv
 	fi
 }

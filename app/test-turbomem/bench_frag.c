@@ -3,9 +3,9 @@
  */
 
 /*
- * frag: does creating and freeing
- * pools fragment EAL's malloc heap, and does rte_malloc slow down after
- * it (the ByteDance article, seed 001)? Runs on the main lcore.
+ * frag: does creating and freeing pools fragment EAL's malloc heap, and
+ * does rte_malloc slow down after it (the ByteDance article, seed 001)?
+ * Runs on the main lcore.
  *
  * FRAG_CYCLES cycles: create a pool of a size and element size drawn from
  * a seeded sequence (the same for every handler), populate it, and free
@@ -19,7 +19,8 @@
  * the rte_malloc cycles after.
  *
  * The heap a handler leaves behind is the next one's starting point:
- * compare handlers run in separate processes (scripts/evidence.sh does).
+ * compare handlers run in separate processes (scripts/bench.sh evidence
+ * does).
  */
 
 #include <math.h>

@@ -3,11 +3,11 @@
  */
 
 /*
- * pages: which pages does the deep
- * in-flight workload touch, at 4 KB, 2 MB and 1 GB granularity, with the
- * pool fresh and after drops (a shuffled refill)? The input of the TLB
- * model of the evidence page (scripts/evidence_report.py), with the TLB
- * sizes of this CPU read from cpuid. Runs on the main lcore.
+ * pages: which pages does the deep in-flight workload touch, at 4 KB, 2 MB
+ * and 1 GB granularity, with the pool fresh and after drops (a shuffled
+ * refill)? The input of the TLB model of the evidence page
+ * (scripts/bench_report.py evidence), with the TLB sizes of this CPU read
+ * from cpuid. Runs on the main lcore.
  *
  * The deep workload: pktmbuf pool of --deep-n mbufs, cache 250, half of
  * it held in a FIFO while bursts of 32 are allocated, written and the
