@@ -200,25 +200,25 @@ def table(path):
 
 
 def memory_summary(rows, scen):
-    """Rows of the memory chart: each handler per EAL memory vs the baseline
-    on --no-huge, and the backing measured (smaps)."""
+    """Rows of the memory chart: each handler on each EAL memory as a ratio
+    to the baseline on each, and the backing measured (smaps)."""
     mrows = charts_rows(rows, scen, "memory")
     for sc in dict.fromkeys(r["scenario"] for r in mrows):
-        d = {(r["handler"], r["mem"]): r for r in mrows if r["scenario"] == sc}
-        base = d.get((BASELINE, "nohuge"))
-        bv = figure(base, scen)[0] if base else None
-        unit = scen[sc]["unit"]
-        print("\n%s by EAL memory, %s (%s): %s" % (
-            sc, unit, scen[sc]["stat"], "; ".join(
-                "%s %s %s%s" % (h, m, "%.1f" % v if v is not None else "-",
-                                " (%.2fx %s --no-huge)" % (v / bv, BASELINE)
-                                if v is not None and bv and (h, m) != (BASELINE, "nohuge")
-                                else "")
-                for (h, m), r in d.items()
-                for v in [figure(r, scen)[0]])))
+        d = {(r["handler"], r["mem"]): figure(r, scen)[0]
+             for r in mrows if r["scenario"] == sc}
+        mems = list(dict.fromkeys(m for _, m in d))
+        print("\n%s, %s (%s of rounds):" % (sc, scen[sc]["unit"], scen[sc]["stat"]))
+        for (h, m), v in d.items():
+            if h == BASELINE or v is None:
+                continue
+            print("  %s %s %.1f: %s" % (h, m, v, ", ".join(
+                "%.2fx %s %s" % (v / d[(BASELINE, bm)], BASELINE, bm)
+                for bm in mems if d.get((BASELINE, bm)))))
         print("%s pool memory measured (smaps): %s" % (sc, "; ".join(
-            "%s %s: %s %s%% huge" % (h, m, r["backing"], r["huge_pct"] or "?")
-            for (h, m), r in sorted(d.items()))))
+            "%s %s: %s %s%% huge" % (h, m, b, p or "?")
+            for h, m, b, p in sorted({(r["handler"], r["mem"], r["backing"],
+                                       r["huge_pct"]) for r in mrows
+                                      if r["scenario"] == sc}))))
 
 
 # --- check --------------------------------------------------------------------
