@@ -338,6 +338,18 @@ def bars(ax, groups, series, value, log=False, fmt="%.3g"):
     ax.grid(axis="y", alpha=0.3)
 
 
+def save(fig, out, name, rect=None):
+    """Lay the chart out, write OUTDIR/name, return its path."""
+    if rect:
+        fig.tight_layout(rect=rect)
+    else:
+        fig.tight_layout()
+    path = os.path.join(out, name)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def legend_below(fig, ax):
     h, l = ax.get_legend_handles_labels()
     fig.legend(h, l, loc="lower center", ncol=len(l), fontsize=8,
@@ -379,11 +391,7 @@ def chart_lcores(rows, hs, out):
     fig.suptitle("%s: get/put throughput vs lcore layout "
                  "(bulk %s, keep %s, 2048 B objects)"
                  % (rows[0]["scenario"], bulk, keep))
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
-    path = os.path.join(out, "bench-lcores.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, out, "bench-lcores.png", rect=(0, 0.07, 1, 1))
 
 
 def chart_oversub(rows, lcores_rows, hs, out):
@@ -430,11 +438,7 @@ def chart_oversub(rows, lcores_rows, hs, out):
     ax.set_title("Oversubscription, unregistered threads, pipeline "
                  "(%s bulk %s keep %s)" % (
                      lcores_rows[0]["scenario"] if lcores_rows else "", bulk, keep))
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
-    path = os.path.join(out, "bench-oversub.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, out, "bench-oversub.png", rect=(0, 0.07, 1, 1))
 
 
 def chart_deep(rows, out):
@@ -476,11 +480,7 @@ def chart_deep(rows, out):
     ax.set_title("%s: %s mbufs, half held in a FIFO\n"
                  "(bar label: cycles, measured backing, %% in 2 MB pages)"
                  % (deep[0]["scenario"], deep[0]["pool_size"]), fontsize=10)
-    fig.tight_layout()
-    path = os.path.join(out, "bench-deep.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, out, "bench-deep.png")
 
 
 def chart_pages(rows, out):
@@ -510,11 +510,7 @@ def chart_pages(rows, out):
     fig.suptitle("%s after a shuffled refill: %s objects, bursts of %s "
                  "(lower is better)" % (loc[0]["scenario"], loc[0]["pool_size"],
                                         loc[0]["bulk"]))
-    fig.tight_layout()
-    path = os.path.join(out, "bench-pages.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, out, "bench-pages.png")
 
 
 def chart_testpmd(path, out):
@@ -538,11 +534,7 @@ def chart_testpmd(path, out):
     ax.set_ylim(0, ax.get_ylim()[1] * 1.15)
     ax.legend(fontsize=8)
     ax.set_title("testpmd io forwarding, 2 x net_null, --no-huge", fontsize=10)
-    fig.tight_layout()
-    path = os.path.join(out, "bench-testpmd.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, out, "bench-testpmd.png")
 
 
 def plot(args):
