@@ -123,7 +123,6 @@ void bench_output_begin(void);
 void bench_print_table(void);
 int bench_write_csv(const char *path);
 int bench_write_json(const char *path);
-unsigned int bench_nb_rows(void);
 
 /* The run header (bench_sysinfo.c): DPDK, kernel, CPU, THP, ... */
 #define BENCH_HDR_N 12
@@ -238,7 +237,8 @@ struct bench_scenario {
 };
 
 void bench_scenario_register(struct bench_scenario *sc);
-/* The registered scenario of that name, or NULL. */
+/* The registered scenario of that name, or NULL; name NULL: the first
+ * registered (the others follow by ->next). */
 const struct bench_scenario *bench_scenario_find(const char *name);
 
 #define BENCH_SCENARIO(var) \

@@ -39,12 +39,6 @@ bench_output_begin(void)
 		printf("# %s: %s\n", hdr_keys[i], hdr_vals[i]);
 }
 
-unsigned int
-bench_nb_rows(void)
-{
-	return nb_rows;
-}
-
 void
 bench_row_init(struct bench_row *r, const char *scenario, const char *handler)
 {
