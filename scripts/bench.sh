@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The turbomem authors
 #
-# bench.sh [quick|full|smoke]: run dpdk-test-turbomem's turbomem_bench
-# scenarios (matrix in app/test-turbomem/bench_common.h) over the EAL
+# bench.sh [MODE]: run dpdk-test-turbomem's turbomem_bench scenarios (one
+# app/test-turbomem/bench_*.c each, its matrix at its head) over the EAL
 # invocations they need, merge their rows into one CSV and JSON, print the
 # table (each handler's ratio to ring_mp_mc) and draw the charts.
 #
@@ -18,6 +18,8 @@
 #             the driver provides it), then hugetlbfs on 2 MB pages reserved
 #             with reserve_hugepages (scripts/common.sh); skipped, and said
 #             so, when the kernel cannot give them
+#   others    smoke only: every other registered scenario ("--scenario
+#             list"), on 1 lcore ('0@0,1@1')
 # Modes: quick (default, ~3 minutes: grid bulk 16 and random, keep 128,
 # cache 0 and default), full (the whole matrix: about 25 minutes per
 # --seconds 0.5), smoke (a seconds-long slice of every scenario, then a
@@ -291,7 +293,9 @@ run() {
 		die "$name failed (rc $rc); log: $lg"
 	fi
 	basename "$part" >>"$manifest"
+	ran+=("$*")
 }
+ran=()
 
 #
 # evidence, evidence-short: the evidence set.
@@ -631,6 +635,20 @@ if [ "$TM_BENCH_HUGE" != 0 ]; then
 		log "deep on hugetlbfs skipped: cannot reserve $pages 2 MB pages (see above)"
 		echo "deep-hugetlbfs skipped: cannot reserve $pages 2 MB hugepages" >"$out/parts/skipped.txt"
 	fi
+fi
+if [ "$mode" = smoke ]; then
+	# Every registered scenario the runs above did not name, once, on one
+	# worker lcore: a new scenario is smoke-tested without a line here.
+	scs=$("$TM_BENCH_APP" "${nohuge[@]}" --no-pci -d "$plugin" -l 0 \
+		--file-prefix="$prefix-list" --no-telemetry --log-level=lib.eal:error \
+		-- turbomem_bench --scenario list 2>/dev/null |
+		sed -n 's/^scenario: \([a-z0-9_]*\).*/\1/p')
+	[ -n "$scs" ] || die "turbomem_bench --scenario list named no scenario"
+	for sc in $scs; do
+		case " ${ran[*]} " in *"--scenario $sc "*) continue ;; esac
+		run "$sc" "${nohuge[*]} --lcores 0@0,1@1" --scenario "$sc" --layout "1 lcore" \
+			--deep-n "$deep_n" --bulks 16 --keeps 32
+	done
 fi
 log "$nrun EAL runs in $((SECONDS - t0))s"
 

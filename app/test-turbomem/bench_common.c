@@ -279,6 +279,8 @@ bench_run_set(struct bench_set *set)
 	for (h = 0; h < o->nb_handlers; h++) {
 		skip[h] = bench_handler_skip(o->handlers[h], set->nonEAL,
 				set->elt_size);
+		if (skip[h] == NULL && set->skip != NULL)
+			skip[h] = set->skip(o->handlers[h]);
 		for (v = 0; v < nv; v++) {
 			struct bench_row *row = &set->rows[h * nv + v];
 
@@ -343,8 +345,8 @@ test_bench(void)
 		return TEST_FAILED;
 	if (strcmp(scenario, "list") == 0) {
 		for (sc = scenarios; sc != NULL; sc = sc->next)
-			printf("%-9s %s (%s is better)\n", sc->name, sc->unit,
-				sc->higher_is_better ? "higher" : "lower");
+			printf("scenario: %-9s %s (%s is better)\n", sc->name,
+				sc->unit, sc->higher_is_better ? "higher" : "lower");
 		return TEST_SUCCESS;
 	}
 	bench_output_begin();

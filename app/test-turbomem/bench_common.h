@@ -281,6 +281,8 @@ struct bench_set {
 	bool nonEAL;
 	bench_measure_fn *measure;
 	bench_finish_fn *finish;       /* optional */
+	/* Optional: why the scenario itself refuses a handler, or NULL. */
+	const char *(*skip)(const char *handler);
 	void *ctx;                     /* the scenario's */
 	unsigned int round;            /* the round being run, from 0 */
 	/* Out: rows [h * nb_variants + v], already recorded. */
