@@ -18,7 +18,7 @@
 #          forwarding on turbomem (scripts/intree.sh)
 #   perf   "meson test --suite perf" in ./build: a seconds-long slice of
 #          every turbomem_bench scenario, checking every row is produced
-#          (scripts/bench.sh smoke; no timing assertions; ~15 s), and the
+#          (scripts/bench.sh smoke; no timing assertions; ~1 min), and the
 #          evidence page generated from seconds-long runs of its whole set
 #          and built with sphinx-build -W (bench.sh evidence-short; ~90 s)
 #   stress "meson test --suite stress" in ./build at TM_TEST_SCALE=20:
