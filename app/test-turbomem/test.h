@@ -139,6 +139,9 @@ struct tm_smaps {
 /** Read smaps for the mappings overlapping [s, e); 0 or -1. */
 int tm_test_smaps(uintptr_t s, uintptr_t e, struct tm_smaps *sum);
 
+/** Number of mappings of the process (/proc/self/maps lines), or -1. */
+int tm_test_maps_count(void);
+
 /** Arguments after the command name (options of the perf commands). */
 extern int tm_test_argc;
 extern char **tm_test_argv;

@@ -156,6 +156,20 @@ tm_test_smaps(uintptr_t s, uintptr_t e, struct tm_smaps *sum)
 }
 
 int
+tm_test_maps_count(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	int c, n = 0;
+
+	if (f == NULL)
+		return -1;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+int
 tm_test_set_ops(struct rte_mempool *mp, const char *ops)
 {
 	static const struct rte_pmd_turbomem_config track = {

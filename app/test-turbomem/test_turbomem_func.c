@@ -35,97 +35,17 @@
 #include <rte_mempool.h>
 
 #include "test.h"
+#include "test_ledger.h"
 
 #define POOL_N 1000
 
-struct census {
-	struct rte_mempool *mp;
-	void **objs;		/* every object, from rte_mempool_obj_iter */
-	unsigned int nb;
-	uint8_t *seen;
-};
-
-static void
-census_cb(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
-{
-	struct census *c = arg;
-
-	RTE_SET_USED(mp);
-	c->objs[i] = obj;
-	c->nb++;
-}
-
+/* Drain one by one: every object exactly once, then put back. */
 static int
-cmp_ptr(const void *a, const void *b)
+census_drain(struct rte_mempool *mp, unsigned int nb)
 {
-	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+	struct tm_census c;
 
-	return x < y ? -1 : x > y;
-}
-
-static int
-census_init(struct census *c, struct rte_mempool *mp)
-{
-	c->mp = mp;
-	c->nb = 0;
-	c->objs = calloc(mp->size, sizeof(void *));
-	c->seen = calloc(mp->size, 1);
-	if (c->objs == NULL || c->seen == NULL)
-		return -1;
-	rte_mempool_obj_iter(mp, census_cb, c);
-	qsort(c->objs, c->nb, sizeof(void *), cmp_ptr);
-	return 0;
-}
-
-static void
-census_fini(struct census *c)
-{
-	free(c->objs);
-	free(c->seen);
-}
-
-/* Mark obj seen; -1 if it is not an object of the pool or seen before. */
-static int
-census_mark(struct census *c, void *obj)
-{
-	void **p = bsearch(&obj, c->objs, c->nb, sizeof(void *), cmp_ptr);
-	size_t i;
-
-	if (p == NULL) {
-		printf("object %p is not from pool %s\n", obj, c->mp->name);
-		return -1;
-	}
-	i = p - c->objs;
-	if (c->seen[i]++) {
-		printf("object %p handed out twice\n", obj);
-		return -1;
-	}
-	return 0;
-}
-
-/* Drain one by one: every object exactly once, then nothing. */
-static int
-census_drain(struct census *c)
-{
-	struct rte_mempool *mp = c->mp;
-	void *obj;
-	unsigned int got = 0, i;
-
-	memset(c->seen, 0, mp->size);
-	while (rte_mempool_ops_dequeue_bulk(mp, &obj, 1) == 0) {
-		if (census_mark(c, obj) < 0)
-			return -1;
-		got++;
-	}
-	if (got != c->nb || rte_mempool_avail_count(mp) != 0) {
-		printf("drained %u of %u objects, count %u\n", got, c->nb,
-			rte_mempool_avail_count(mp));
-		return -1;
-	}
-	/* Give them back for the caller (one bulk). */
-	for (i = 0; i < c->nb; i++)
-		rte_mempool_ops_enqueue_bulk(mp, &c->objs[i], 1);
-	return rte_mempool_avail_count(mp) == c->nb ? 0 : -1;
+	return tm_census(mp, false, nb, &c);
 }
 
 static int
@@ -133,7 +53,7 @@ test_exact(void)
 {
 	static const unsigned int sizes[] = { 1, 2, 16, 31, 512, POOL_N };
 	struct rte_mempool *mp;
-	struct census c = { 0 };
+	struct tm_objset c = { 0 };
 	void **tab = NULL;
 	unsigned int s, i;
 	int ret = TEST_SUCCESS;
@@ -142,7 +62,7 @@ test_exact(void)
 			true);
 	TEST_ASSERT(mp != NULL, "pool creation failed");
 	tab = calloc(POOL_N + 1, sizeof(void *));
-	TEST_CHECK(tab != NULL && census_init(&c, mp) == 0, "no memory");
+	TEST_CHECK(tab != NULL && tm_objset_init(&c, mp) == 0, "no memory");
 	TEST_CHECK(c.nb == POOL_N, "obj_iter saw %u objects", c.nb);
 	TEST_CHECK(rte_mempool_avail_count(mp) == POOL_N, "count %u",
 		rte_mempool_avail_count(mp));
@@ -160,9 +80,9 @@ test_exact(void)
 		TEST_CHECK(rte_mempool_avail_count(mp) == POOL_N - n,
 			"count %u after get of %u",
 			rte_mempool_avail_count(mp), n);
-		memset(c.seen, 0, POOL_N);
+		tm_objset_clear(&c);
 		for (i = 0; i < n; i++)
-			TEST_CHECK(census_mark(&c, tab[i]) == 0,
+			TEST_CHECK(tm_objset_mark(&c, tab[i]) == 0,
 				"bad object at %u of %u", i, n);
 		TEST_CHECK(tab[n] == NULL, "get of %u wrote past the end", n);
 		TEST_CHECK(rte_mempool_ops_enqueue_bulk(mp, tab, n) == 0,
@@ -178,9 +98,9 @@ test_exact(void)
 		rte_mempool_avail_count(mp), rte_mempool_in_use_count(mp));
 	rte_mempool_put_bulk(mp, tab, 100);
 	TEST_CHECK(rte_mempool_full(mp), "not full after put back");
-	TEST_CHECK(census_drain(&c) == 0, "census failed");
+	TEST_CHECK(census_drain(mp, c.nb) == 0, "census failed");
 out:
-	census_fini(&c);
+	tm_objset_fini(&c);
 	free(tab);
 	rte_mempool_free(mp);
 	return ret;
@@ -191,7 +111,7 @@ static int
 test_exhaustion(void)
 {
 	struct rte_mempool *mp;
-	struct census c = { 0 };
+	struct tm_objset c = { 0 };
 	void **tab = NULL;
 	unsigned int held;
 	int ret = TEST_SUCCESS, r;
@@ -200,7 +120,7 @@ test_exhaustion(void)
 			true);
 	TEST_ASSERT(mp != NULL, "pool creation failed");
 	tab = calloc(POOL_N + 1, sizeof(void *));
-	TEST_CHECK(tab != NULL && census_init(&c, mp) == 0, "no memory");
+	TEST_CHECK(tab != NULL && tm_objset_init(&c, mp) == 0, "no memory");
 
 	TEST_CHECK(rte_mempool_ops_dequeue_bulk(mp, tab, POOL_N + 1) < 0,
 		"get of size + 1 succeeded");
@@ -233,9 +153,9 @@ test_exhaustion(void)
 	rte_mempool_ops_enqueue_bulk(mp, tab + 337, POOL_N - 337);
 	TEST_CHECK(rte_mempool_avail_count(mp) == POOL_N, "count %u",
 		rte_mempool_avail_count(mp));
-	TEST_CHECK(census_drain(&c) == 0, "census failed");
+	TEST_CHECK(census_drain(mp, c.nb) == 0, "census failed");
 out:
-	census_fini(&c);
+	tm_objset_fini(&c);
 	free(tab);
 	rte_mempool_free(mp);
 	return ret;
@@ -363,7 +283,7 @@ test_chunks_one(const char *name, unsigned int elt_size, unsigned int flags)
 	const struct rte_memzone *mz[3] = { NULL };
 	static const unsigned int order[3] = { 2, 0, 1 };
 	struct rte_mempool *mp;
-	struct census c = { 0 };
+	struct tm_objset c = { 0 };
 	unsigned int i, n = 600, added = 0;
 	char mzname[RTE_MEMZONE_NAMESIZE];
 	size_t sz;
@@ -399,15 +319,15 @@ test_chunks_one(const char *name, unsigned int elt_size, unsigned int flags)
 	}
 	TEST_CHECK(added == mp->populated_size, "populated %u (%u)", added,
 		mp->populated_size);
-	TEST_CHECK(census_init(&c, mp) == 0 && c.nb == added, "obj_iter %u",
+	TEST_CHECK(tm_objset_init(&c, mp) == 0 && c.nb == added, "obj_iter %u",
 		c.nb);
 	TEST_CHECK(rte_mempool_avail_count(mp) == added, "count %u of %u",
 		rte_mempool_avail_count(mp), added);
-	TEST_CHECK(census_drain(&c) == 0, "census failed");
+	TEST_CHECK(census_drain(mp, c.nb) == 0, "census failed");
 out:
 	for (i = 0; i < 3; i++)
 		rte_memzone_free(mz[i]);
-	census_fini(&c);
+	tm_objset_fini(&c);
 	rte_mempool_free(mp);
 	return ret;
 }
@@ -416,7 +336,7 @@ static int
 test_chunks(void)
 {
 	struct rte_mempool *mp;
-	struct census c = { 0 };
+	struct tm_objset c = { 0 };
 	int ret = TEST_SUCCESS;
 
 	/* 1088-byte objects: 3 per 4 KB page when pages constrain. */
@@ -435,10 +355,10 @@ test_chunks(void)
 			false);
 	TEST_ASSERT(mp != NULL, "pool creation failed");
 	TEST_CHECK(rte_mempool_populate_anon(mp) == 777, "populate_anon");
-	TEST_CHECK(census_init(&c, mp) == 0 && c.nb == 777, "obj_iter");
-	TEST_CHECK(census_drain(&c) == 0, "census failed");
+	TEST_CHECK(tm_objset_init(&c, mp) == 0 && c.nb == 777, "obj_iter");
+	TEST_CHECK(census_drain(mp, c.nb) == 0, "census failed");
 out:
-	census_fini(&c);
+	tm_objset_fini(&c);
 	rte_mempool_free(mp);
 	return ret;
 }

@@ -189,21 +189,6 @@ cap_visible(void)
 
 /* --- kernel facts --------------------------------------------------------- */
 
-static int
-maps_lines(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int n = 0;
-
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		n++;
-	fclose(f);
-	return n;
-}
-
 static uint64_t
 rss_bytes(void)
 {
@@ -479,7 +464,7 @@ test_mem_thp(void)
 	if (!thp_usable())
 		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE)");
 	rte_log_set_level_pattern("pmd.mempool.turbomem", RTE_LOG_INFO);
-	maps0 = maps_lines();
+	maps0 = tm_test_maps_count();
 	thp_fallback_mark();
 
 	cap_start();
@@ -520,8 +505,8 @@ test_mem_thp(void)
 out:
 	rte_mempool_free(mp);
 	mp = NULL;
-	if (ret == TEST_SUCCESS && maps_lines() != maps0) {
-		printf("%d mappings after free, %d before\n", maps_lines(), maps0);
+	if (ret == TEST_SUCCESS && tm_test_maps_count() != maps0) {
+		printf("%d mappings after free, %d before\n", tm_test_maps_count(), maps0);
 		ret = TEST_FAILED;
 	}
 	return ret;
@@ -601,11 +586,11 @@ test_mem_cycles(void)
 		rte_mempool_free(mp);
 		if (i == 0) { /* after one cycle: EAL's lazy state is set up */
 			rss0 = rss_bytes();
-			maps0 = maps_lines();
+			maps0 = tm_test_maps_count();
 		}
 	}
 	rss1 = rss_bytes();
-	maps1 = maps_lines();
+	maps1 = tm_test_maps_count();
 	printf("%u cycles of a 8191-mbuf pool (~%u MB): RSS %" PRIu64 " -> %" PRIu64 " kB, mappings %d -> %d\n",
 		n, 8191 * 2304 >> 20, rss0 >> 10, rss1 >> 10, maps0, maps1);
 	TEST_ASSERT(maps1 == maps0, "mappings grew from %d to %d", maps0, maps1);
@@ -663,7 +648,7 @@ test_mem_nothp(void)
 		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no THP to fall back from");
 	TEST_ASSERT(sysfs || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0,
 		"prctl: %s", strerror(errno));
-	maps0 = maps_lines();
+	maps0 = tm_test_maps_count();
 
 	if (env) {
 		/* TURBOMEM_CONFIG=thp=required, and no way to pass a config. */
@@ -682,8 +667,8 @@ test_mem_nothp(void)
 	TEST_CHECK(cap_count(RTE_LOG_ERR, why) == 1 &&
 		cap_visible() == 1, "not one ERR line naming the reason");
 	TEST_CHECK(rte_mempool_lookup("tm_nothp") == NULL, "name still taken");
-	TEST_CHECK(maps_lines() == maps0, "%d mappings, %d before",
-		maps_lines(), maps0);
+	TEST_CHECK(tm_test_maps_count() == maps0, "%d mappings, %d before",
+		tm_test_maps_count(), maps0);
 
 	if (env) {
 		/* Required stays required in this process: enable THP. */
@@ -741,7 +726,7 @@ test_mem_socket(void)
 		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no region of the driver's own to fail");
 	for (i = 0; i < rte_socket_count(); i++)
 		socket = RTE_MAX(socket, rte_socket_id_by_idx(i) + 1);
-	maps0 = maps_lines();
+	maps0 = tm_test_maps_count();
 
 	if (opt("--mmap-fail") != NULL) {
 		/* TURBOMEM_TEST_FAIL=mmap: the pool's own region cannot be had. */
@@ -763,8 +748,8 @@ test_mem_socket(void)
 		TEST_CHECK(mp->socket_id == 0, "socket %d", mp->socket_id);
 		rte_mempool_free(mp);
 		mp = NULL;
-		TEST_CHECK(maps_lines() == maps0, "%d mappings, %d before",
-			maps_lines(), maps0);
+		TEST_CHECK(tm_test_maps_count() == maps0, "%d mappings, %d before",
+			tm_test_maps_count(), maps0);
 		/* Name free; THP off needs no region of its own. */
 		mp = rte_mempool_create_empty("tm_sock", 1023, 2048, 0, 0, 0, 0);
 		TEST_CHECK(mp != NULL, "create_empty again");
@@ -810,8 +795,8 @@ test_mem_socket(void)
 	TEST_CHECK(cap_count(RTE_LOG_ERR, "thp=9") == 1 && cap_visible() == 1,
 		"not one ERR line naming thp=9");
 
-	TEST_CHECK(maps_lines() == maps0, "%d mappings, %d before",
-		maps_lines(), maps0);
+	TEST_CHECK(tm_test_maps_count() == maps0, "%d mappings, %d before",
+		tm_test_maps_count(), maps0);
 	/* The name is free again. */
 	mp = rte_pktmbuf_pool_create_by_ops("tm_sock", 1023, 0, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
@@ -954,7 +939,7 @@ test_mem_xmem(void)
 		len / pg, pg) == 0, "memory_add: %s", rte_strerror(rte_errno));
 	added = true;
 	socket = rte_malloc_heap_get_socket("tm_xmem");
-	maps0 = maps_lines();
+	maps0 = tm_test_maps_count();
 
 	cap_start();
 	mp = rte_pktmbuf_pool_create_by_ops("tm_xmem", 8191, 0, 0,
@@ -963,8 +948,8 @@ test_mem_xmem(void)
 	TEST_CHECK(mp != NULL, "pool: %s", rte_strerror(rte_errno));
 	TEST_CHECK(mp->socket_id == socket, "socket %d, asked %d",
 		mp->socket_id, socket);
-	TEST_CHECK(maps_lines() <= maps0 + 4, "%d mappings, %d before",
-		maps_lines(), maps0);
+	TEST_CHECK(tm_test_maps_count() <= maps0 + 4, "%d mappings, %d before",
+		tm_test_maps_count(), maps0);
 	TEST_CHECK(mem_info(mp, &info) == 0, "mem_info");
 	print_info(mp->name, &info);
 	TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_EXTERNAL,
@@ -1006,7 +991,7 @@ test_mem_heaps(void)
 		return TEST_FAILED;
 	if (!thp_usable())
 		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): the driver makes no heap");
-	maps0 = maps_lines();
+	maps0 = tm_test_maps_count();
 	for (i = 0; i < RTE_DIM(mps); i++) {
 		snprintf(name, sizeof(name), "tm_heap%u", i);
 		cap_start();
@@ -1035,8 +1020,8 @@ test_mem_heaps(void)
 		rte_mempool_free(mps[i]);
 		mps[i] = NULL;
 	}
-	TEST_CHECK(maps_lines() == maps0, "%d mappings, %d before",
-		maps_lines(), maps0);
+	TEST_CHECK(tm_test_maps_count() == maps0, "%d mappings, %d before",
+		tm_test_maps_count(), maps0);
 	mp = cfg_pool("tm_heapreq", 127, 0, &req, &err);
 	TEST_CHECK(mp != NULL, "heaps not given back: %d", err);
 	rte_mempool_free(mp);

@@ -496,7 +496,7 @@ test_mp_primary(void)
 	/* Census: drain, every object at most once and free. */
 	TEST_CHECK(tm_test_raw_count(mp) <= MP_SIZE, "count %u",
 		tm_test_raw_count(mp));
-	TEST_CHECK(tm_census(mp, NULL, 0, &c) == 0, "census: %u errors",
+	TEST_CHECK(tm_census(mp, true, 0, &c) == 0, "census: %u errors",
 		c.errors);
 	drained = c.drained;
 	rte_mempool_obj_iter(mp, count_owner, &w);

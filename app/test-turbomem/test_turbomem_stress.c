@@ -418,7 +418,7 @@ stress_finish(struct sstress *st)
 	TEST_CHECK(atomic_load(&st->got) == atomic_load(&st->put),
 		"conservation: got %" PRIu64 " put %" PRIu64,
 		atomic_load(&st->got), atomic_load(&st->put));
-	TEST_CHECK(tm_census(mp, st->by_serial, mp->size, &c) == 0,
+	TEST_CHECK(tm_census(mp, true, mp->size, &c) == 0,
 		"census: %u errors", c.errors);
 	printf("%s: pool %u objects: %" PRIu64 " gets (%" PRIu64 " objects), %" PRIu64 " puts (%" PRIu64 " objects), %" PRIu64 " failed gets, %" PRIu64 " gets of 0, size gets %" PRIu64 " ok / %" PRIu64 " failed, %" PRIu64 " gets of size+1 (all failed), %" PRIu64 " count samples (max %u); census %u objects, each once\n",
 		st->shape, mp->size, atomic_load(&st->gets),

@@ -135,7 +135,7 @@ stress_census(struct stress *st)
 	TEST_ASSERT(atomic_load(&st->got) == atomic_load(&st->put),
 		"conservation: got %" PRIu64 " put %" PRIu64,
 		atomic_load(&st->got), atomic_load(&st->put));
-	TEST_ASSERT(tm_census(mp, NULL, mp->size, &c) == 0,
+	TEST_ASSERT(tm_census(mp, true, mp->size, &c) == 0,
 		"census: %u errors", c.errors);
 	printf("census: %u objects, each once; got %" PRIu64 " put %" PRIu64 " failed gets %" PRIu64 "\n",
 		c.drained, atomic_load(&st->got), atomic_load(&st->put),

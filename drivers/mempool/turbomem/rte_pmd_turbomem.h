@@ -47,16 +47,9 @@ extern "C" {
 
 /**
  * Transparent Huge Pages for pool memory when EAL has no hugepages
- * (--no-huge). turbomem then gives each pool its own malloc heap of
- * private, 2 MB-aligned anonymous memory, advised MADV_HUGEPAGE before
- * first touch (one heap per pool; when RTE_MAX_HEAPS heaps are in use the
- * pool falls back to EAL memory with a NOTICE). With EAL hugepages the
- * memory is left as it is, whatever the setting. Application memory given
- * to rte_mempool_populate_virt()/_iova() is advised on its 2 MB-aligned
- * interior; pages already written are collapsed (MADV_COLLAPSE, Linux >=
- * 6.1) only with IOVA as VA and when EAL does not know the memory.
- * IOVA as PA without hugepages (EAL 22.11 never selects it): EAL memory
- * with one NOTICE.
+ * (--no-huge); with EAL hugepages the memory is left as it is. Which
+ * memory a pool gets is described in the driver guide,
+ * doc/guides/mempool/turbomem.rst, section "Pool Memory".
  */
 enum rte_pmd_turbomem_thp {
 	RTE_PMD_TURBOMEM_THP_DEFAULT = 0, /**< process default (ON unless set) */
@@ -68,12 +61,10 @@ enum rte_pmd_turbomem_thp {
 };
 
 /**
- * NUMA placement of memory turbomem maps itself, on the node of the pool's
- * socket id. SOCKET_ID_ANY is never bound: first touch places the memory,
- * on the node of the thread that populates the pool. Without libnuma at
- * build time or with numa_available() < 0 the memory is unbound (one INFO
- * line); a failing mbind() leaves it unbound (one WARNING). The memory
- * report says which.
+ * NUMA placement of the memory turbomem maps itself, on the node of the
+ * pool's socket id; SOCKET_ID_ANY is never bound. The memory report says
+ * when the memory is left unbound, and why. See the driver guide,
+ * doc/guides/mempool/turbomem.rst, section "Pool Memory".
  */
 enum rte_pmd_turbomem_numa {
 	RTE_PMD_TURBOMEM_NUMA_DEFAULT = 0, /**< process default (BIND unless set) */
@@ -82,13 +73,6 @@ enum rte_pmd_turbomem_numa {
 	RTE_PMD_TURBOMEM_NUMA_BIND,      /**< only the pool's node */
 };
 
-/**
- * Per-pool configuration: pass a pointer as the third argument of
- * rte_mempool_set_ops_byname(mp, RTE_PMD_TURBOMEM_OPS_NAME, &cfg) before
- * the pool is populated. The driver copies it when the first populate call
- * runs, so it must stay valid until then; NULL means the defaults. Values
- * out of range fail pool creation with -EINVAL.
- */
 /**
  * Held-object tracking (see rte_pmd_turbomem_held_get()): when on, the
  * driver records for every object it hands out the holder and the time of
@@ -101,6 +85,13 @@ enum rte_pmd_turbomem_track {
 	RTE_PMD_TURBOMEM_TRACK_ON,
 };
 
+/**
+ * Per-pool configuration: pass a pointer as the third argument of
+ * rte_mempool_set_ops_byname(mp, RTE_PMD_TURBOMEM_OPS_NAME, &cfg) before
+ * the pool is populated. The driver copies it when the first populate call
+ * runs, so it must stay valid until then; NULL means the defaults. Values
+ * out of range fail pool creation with -EINVAL.
+ */
 struct rte_pmd_turbomem_config {
 	enum rte_pmd_turbomem_thp thp;
 	enum rte_pmd_turbomem_numa numa;

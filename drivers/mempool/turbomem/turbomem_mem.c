@@ -3,43 +3,14 @@
  */
 
 /*
- * Pool memory (DPDK glue over turbomem_osmem.h): configuration, the
- * pool's own THP-backed heap in --no-huge mode, advice for application
- * memory, and the memory report.
- *
- * Where a pool's objects live:
- *  - EAL has hugepages: EAL memory, left as it is (hugetlbfs).
- *  - --no-huge, IOVA as VA, THP not OFF: the pool gets its own external
- *    malloc heap holding one private anonymous mapping, 2 MB aligned,
- *    advised MADV_HUGEPAGE and bound to the requested socket's node before
- *    anything touches it. alloc points mp->socket_id at that heap so that
- *    rte_mempool_populate_default() reserves the pool's memzone there; the
- *    requested socket id is put back once the pool is full (and on every
- *    failure path and in free). EAL's own --no-huge memory is a shared
- *    memfd, where MADV_HUGEPAGE gives nothing (shmem THP is off by default).
- *  - --no-huge with IOVA as PA (EAL 22.11 forces VA without hugepages, so
- *    only a future EAL can get here): private memory has no stable
- *    physical address, so EAL memory, one NOTICE.
- *  - Memory the application passes to populate, or its own external heap
- *    (testpmd --mp-alloc=xmem, which writes every page first): the 2 MB-
- *    aligned interior is advised before the objects are written; what is
- *    already resident is collapsed (MADV_COLLAPSE) only in IOVA-as-VA
- *    mode, and for memory registered with EAL only while no VFIO/iommufd
- *    device is open (VFIO maps external heap memory when it is added).
- *
- * One heap per pool, not one shared heap: with a shared heap two pools
- * created at once could place their memzones in each other's regions, and
- * a region could not be removed while another pool used it. Heaps are
- * limited (RTE_MAX_HEAPS, 32 with the sockets' own); when none is left the
- * pool falls back to EAL memory with one NOTICE (THP REQUIRED fails).
- *
- * SOCKET_ID_ANY: the region is not bound (first touch places it, i.e. on
- * the node of the thread that populates the pool); the report says -1.
+ * Pool memory, the pool's heap: which memory a pool gets (its own THP
+ * heap in --no-huge mode, else EAL's or the application's, advised), the
+ * steering of mp->socket_id while the pool is populated, and the ops'
+ * entry points (turbomem_mem.h). The policy is described once, in the
+ * driver guide: doc/guides/mempool/turbomem.rst, "Pool Memory".
  */
 
 #include <errno.h>
-#include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,115 +28,31 @@
 /* Room for the malloc element headers around the pool's memzone. */
 #define TM_HEAP_SLACK (4 * RTE_CACHE_LINE_SIZE)
 
-/* Process-wide defaults from RTE_PMD_TURBOMEM_ENV, read once. */
-static struct rte_pmd_turbomem_config tm_env_cfg = {
-	.thp = RTE_PMD_TURBOMEM_THP_ON,
-	.numa = RTE_PMD_TURBOMEM_NUMA_BIND,
-	.track = RTE_PMD_TURBOMEM_TRACK_OFF,
-};
-static char tm_env_bad[64];
-static pthread_once_t tm_env_once = PTHREAD_ONCE_INIT;
-
-static const char * const tm_thp_names[] = {
-	[RTE_PMD_TURBOMEM_THP_OFF] = "off",
-	[RTE_PMD_TURBOMEM_THP_ON] = "on",
-	[RTE_PMD_TURBOMEM_THP_REQUIRED] = "required",
-};
-static const char * const tm_track_names[] = {
-	[RTE_PMD_TURBOMEM_TRACK_OFF] = "off",
-	[RTE_PMD_TURBOMEM_TRACK_ON] = "on",
-};
-static const char * const tm_numa_names[] = {
-	[RTE_PMD_TURBOMEM_NUMA_NONE] = "none",
-	[RTE_PMD_TURBOMEM_NUMA_PREFERRED] = "preferred",
-	[RTE_PMD_TURBOMEM_NUMA_BIND] = "bind",
-};
-
-/* Index of val in names[1..n), or -1. */
-static int
-tm_name_idx(const char * const *names, int n, const char *val)
-{
-	int i;
-
-	for (i = 1; i < n; i++)
-		if (strcmp(names[i], val) == 0)
-			return i;
-	return -1;
-}
-
+/*
+ * mp->socket_id, the one place it is steered: the pool's own heap while
+ * the pool has one and is not full, so that rte_mempool_populate_default()
+ * reserves the pool's memzone there; else the socket id the application
+ * asked for (once the pool is full, on every failure path, and in free).
+ */
 static void
-tm_env_read(void)
+tm_socket_steer(struct rte_mempool *mp, const struct turbomem_pool *tp)
 {
-	const char *s = getenv(RTE_PMD_TURBOMEM_ENV);
-	char buf[128], *tok, *save = NULL, *val;
-	int v;
+	const struct turbomem_mem *mem = &tp->mem;
 
-	if (s == NULL)
-		return;
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL;
-			tok = strtok_r(NULL, ",", &save)) {
-		val = strchr(tok, '=');
-		v = -1;
-		if (val != NULL) {
-			*val++ = '\0';
-			if (strcmp(tok, "thp") == 0) {
-				v = tm_name_idx(tm_thp_names,
-						RTE_DIM(tm_thp_names), val);
-				if (v > 0)
-					tm_env_cfg.thp = v;
-			} else if (strcmp(tok, "numa") == 0) {
-				v = tm_name_idx(tm_numa_names,
-						RTE_DIM(tm_numa_names), val);
-				if (v > 0)
-					tm_env_cfg.numa = v;
-			} else if (strcmp(tok, "track") == 0) {
-				v = tm_name_idx(tm_track_names,
-						RTE_DIM(tm_track_names), val);
-				if (v > 0)
-					tm_env_cfg.track = v;
-			}
-		}
-		if (v < 0) {
-			snprintf(tm_env_bad, sizeof(tm_env_bad), "%s%s%s", tok,
-				val != NULL ? "=" : "", val != NULL ? val : "");
-			return;
-		}
-	}
+	if (mem->region != NULL && tp->map.nb_objs < mp->size)
+		mp->socket_id = rte_malloc_heap_get_socket(mem->heap);
+	else
+		mp->socket_id = mem->req_socket;
 }
 
-/* The pool's configuration: its own, else the environment's, else ON/BIND. */
-static int
-tm_config_resolve(const struct rte_mempool *mp,
-		struct rte_pmd_turbomem_config *cfg)
+/* Add one reason to the pool's note (the report's), "; "-separated. */
+static void
+tm_note_add(struct turbomem_mem *mem, const char *reason)
 {
-	const struct rte_pmd_turbomem_config *user = mp->pool_config;
+	size_t n = strlen(mem->note);
 
-	pthread_once(&tm_env_once, tm_env_read);
-	if (tm_env_bad[0] != '\0') {
-		TM_LOG(ERR, "pool %s: bad %s entry \"%s\" (expected thp=off|on|required,numa=none|preferred|bind,track=off|on)",
-			mp->name, RTE_PMD_TURBOMEM_ENV, tm_env_bad);
-		return -EINVAL;
-	}
-	*cfg = tm_env_cfg;
-	if (user == NULL)
-		return 0;
-	if ((unsigned int)user->thp > RTE_PMD_TURBOMEM_THP_REQUIRED ||
-			(unsigned int)user->numa > RTE_PMD_TURBOMEM_NUMA_BIND ||
-			(unsigned int)user->track > RTE_PMD_TURBOMEM_TRACK_ON) {
-		TM_LOG(ERR, "pool %s: bad configuration thp=%d (max %d), numa=%d (max %d), track=%d (max %d)",
-			mp->name, (int)user->thp, RTE_PMD_TURBOMEM_THP_REQUIRED,
-			(int)user->numa, RTE_PMD_TURBOMEM_NUMA_BIND,
-			(int)user->track, RTE_PMD_TURBOMEM_TRACK_ON);
-		return -EINVAL;
-	}
-	if (user->thp != RTE_PMD_TURBOMEM_THP_DEFAULT)
-		cfg->thp = user->thp;
-	if (user->numa != RTE_PMD_TURBOMEM_NUMA_DEFAULT)
-		cfg->numa = user->numa;
-	if (user->track != RTE_PMD_TURBOMEM_TRACK_DEFAULT)
-		cfg->track = user->track;
-	return 0;
+	snprintf(mem->note + n, sizeof(mem->note) - n, "%s%s",
+		n != 0 ? "; " : "", reason);
 }
 
 /*
@@ -177,7 +64,8 @@ static int
 tm_no_thp(struct rte_mempool *mp, struct turbomem_mem *mem, int err,
 		const char *note, const char *what, const char *hint)
 {
-	snprintf(mem->note, sizeof(mem->note), "%s", note);
+	mem->note[0] = '\0';
+	tm_note_add(mem, note);
 	if (err != 0 && mem->cfg.thp == RTE_PMD_TURBOMEM_THP_REQUIRED) {
 		TM_LOG(ERR, "pool %s: THP required but %s; %s",
 			mp->name, note, hint);
@@ -202,17 +90,13 @@ tm_region_bind(struct rte_mempool *mp, struct turbomem_mem *mem)
 		return;
 	ret = tm_os_numa_state();
 	if (ret == -ENOTSUP) {
-		snprintf(mem->note + strlen(mem->note),
-			sizeof(mem->note) - strlen(mem->note),
-			"%sunbound: no libnuma", mem->note[0] ? "; " : "");
+		tm_note_add(mem, "unbound: no libnuma");
 		TM_LOG(INFO, "pool %s: driver built without libnuma, pool memory not bound to node %d",
 			mp->name, node);
 		return;
 	}
 	if (ret < 0) {
-		snprintf(mem->note + strlen(mem->note),
-			sizeof(mem->note) - strlen(mem->note),
-			"%sunbound: no NUMA", mem->note[0] ? "; " : "");
+		tm_note_add(mem, "unbound: no NUMA");
 		TM_LOG(INFO, "pool %s: NUMA not available (numa_available() < 0), pool memory not bound to node %d",
 			mp->name, node);
 		return;
@@ -220,9 +104,7 @@ tm_region_bind(struct rte_mempool *mp, struct turbomem_mem *mem)
 	ret = tm_os_bind(mem->region, mem->region_len, node,
 			mem->cfg.numa == RTE_PMD_TURBOMEM_NUMA_BIND);
 	if (ret < 0) {
-		snprintf(mem->note + strlen(mem->note),
-			sizeof(mem->note) - strlen(mem->note),
-			"%sunbound: mbind failed", mem->note[0] ? "; " : "");
+		tm_note_add(mem, "unbound: mbind failed");
 		TM_LOG(WARNING, "pool %s: mbind of %zu bytes to node %d failed: %s; pool memory unbound",
 			mp->name, mem->region_len, node, strerror(-ret));
 		return;
@@ -232,33 +114,41 @@ tm_region_bind(struct rte_mempool *mp, struct turbomem_mem *mem)
 
 /* Give the region back to the OS and the pool its requested socket. */
 static void
-tm_region_release(struct rte_mempool *mp, struct turbomem_mem *mem)
+tm_region_release(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
-	if (mem->region == NULL)
+	struct turbomem_mem *mem = &tp->mem;
+	void *va = mem->region;
+
+	if (va == NULL)
 		return;
-	mp->socket_id = mem->req_socket;
-	if (rte_malloc_heap_memory_remove(mem->heap, mem->region,
+	mem->region = NULL;
+	tm_socket_steer(mp, tp);
+	if (rte_malloc_heap_memory_remove(mem->heap, va,
 			mem->region_len) != 0) {
 		/* Something still lives there: unmapping would corrupt it. */
 		TM_LOG(WARNING, "pool %s: cannot remove %zu bytes from heap %s: %s; leaving them mapped",
 			mp->name, mem->region_len, mem->heap,
 			rte_strerror(rte_errno));
-		mem->region = NULL;
 		return;
 	}
 	if (rte_malloc_heap_destroy(mem->heap) != 0)
 		TM_LOG(WARNING, "pool %s: cannot destroy heap %s: %s",
 			mp->name, mem->heap, rte_strerror(rte_errno));
-	tm_os_unmap(mem->region, mem->region_len);
-	mem->region = NULL;
+	tm_os_unmap(va, mem->region_len);
 	mem->node = -1;
 	mem->note[0] = '\0';
 }
 
-/* Map, advise, bind and add to a new heap the memory of the whole pool. */
+/*
+ * Map, advise, bind and add to a new heap the memory of the whole pool.
+ * One heap per pool, not one shared heap: with a shared heap two pools
+ * created at once could place their memzones in each other's regions, and
+ * a region could not be removed while another pool used it.
+ */
 static int
-tm_region_create(struct rte_mempool *mp, struct turbomem_mem *mem)
+tm_region_create(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
+	struct turbomem_mem *mem = &tp->mem;
 	size_t min_chunk, align, len, i, n;
 	uint32_t pg_shift;
 	rte_iova_t *iova;
@@ -336,7 +226,7 @@ tm_region_create(struct rte_mempool *mp, struct turbomem_mem *mem)
 			mp->name, len, mem->heap, rte_strerror(rte_errno));
 		goto unmap;
 	}
-	mp->socket_id = rte_malloc_heap_get_socket(mem->heap);
+	tm_socket_steer(mp, tp);
 	return 0;
 
 unmap:
@@ -357,7 +247,7 @@ turbomem_mem_alloc(struct rte_mempool *mp, struct turbomem_pool *tp)
 	memset(mem, 0, sizeof(*mem));
 	mem->req_socket = mp->socket_id;
 	mem->node = -1;
-	ret = tm_config_resolve(mp, &mem->cfg);
+	ret = turbomem_mem_conf_resolve(mp, &mem->cfg);
 	if (ret < 0)
 		return ret;
 	/* The application's own heap (testpmd --mp-alloc=xmem): its memory. */
@@ -376,7 +266,7 @@ turbomem_mem_alloc(struct rte_mempool *mp, struct turbomem_pool *tp)
 		if (ret < 0)
 			return ret;
 	}
-	return tm_region_create(mp, mem);
+	return tm_region_create(mp, tp);
 }
 
 /* Advise (and collapse where safe) application memory before it is written. */
@@ -449,7 +339,7 @@ turbomem_mem_chunk(struct rte_mempool *mp, struct turbomem_pool *tp,
 	}
 	/* The application populates from its own memory: region unused. */
 	if (mem->region != NULL && tp->map.nb_chunks == 0)
-		tm_region_release(mp, mem);
+		tm_region_release(mp, tp);
 
 	msl = rte_mem_virt2memseg_list(va);
 	if (msl != NULL && !msl->external) {
@@ -463,114 +353,17 @@ turbomem_mem_chunk(struct rte_mempool *mp, struct turbomem_pool *tp,
 	mem->kinds |= 1u << kind;
 }
 
-static int tm_mem_info(const struct rte_mempool *mp,
-		struct rte_pmd_turbomem_mem_info *info);
-static const char *tm_backing_name(enum rte_pmd_turbomem_backing b);
-
 void
 turbomem_mem_populated(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
-	struct rte_pmd_turbomem_mem_info info;
-
 	if (tp->map.nb_objs < mp->size)
 		return;
-	mp->socket_id = tp->mem.req_socket;
-	if (rte_log_can_log(turbomem_logtype, RTE_LOG_INFO) &&
-			tm_mem_info(mp, &info) == 0)
-		TM_LOG(INFO, "pool %s: %" PRIu64 " kB, %" PRIu64 " kB (%" PRIu64 "%%) in 2 MB pages per smaps, backing %s, page %" PRIu64 " kB, node %d%s%s",
-			mp->name, info.bytes >> 10, info.huge_bytes >> 10,
-			info.bytes ? info.huge_bytes * 100 / info.bytes : 0,
-			tm_backing_name(info.backing),
-			info.page_size >> 10, info.numa_node,
-			info.note[0] ? ", " : "", info.note);
+	tm_socket_steer(mp, tp);
+	turbomem_mem_report_log(mp);
 }
 
 void
 turbomem_mem_free(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
-	tm_region_release(mp, &tp->mem);
-}
-
-static int
-tm_mem_info(const struct rte_mempool *mp,
-		struct rte_pmd_turbomem_mem_info *info)
-{
-	const struct turbomem_pool *tp;
-	const struct rte_memseg_list *msl;
-	struct tm_os_range *r;
-	unsigned int i, n, kinds;
-
-	if (mp == NULL || info == NULL || !turbomem_is_pool(mp))
-		return -EINVAL;
-	memset(info, 0, sizeof(*info));
-	info->numa_node = -1;
-	tp = mp->pool_data;
-	if (tp == NULL)
-		return 0;
-
-	n = tp->map.nb_chunks;
-	info->nb_chunks = n;
-	info->numa_node = tp->mem.node;
-	snprintf(info->note, sizeof(info->note), "%s", tp->mem.note);
-	kinds = tp->mem.kinds;
-	if (kinds != 0)
-		info->backing = (kinds & (kinds - 1)) != 0 ?
-			RTE_PMD_TURBOMEM_BACKING_MIXED :
-			(enum rte_pmd_turbomem_backing)rte_bsf32(kinds);
-	if (n == 0)
-		return 0;
-
-	r = malloc(n * sizeof(*r));
-	if (r == NULL)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		r[i].start = tp->map.chunks[i].base;
-		r[i].end = tp->map.chunks[i].end;
-		info->bytes += r[i].end - r[i].start;
-	}
-	if (tm_os_huge_bytes(r, n, &info->huge_bytes, &info->page_size) < 0)
-		snprintf(info->note, sizeof(info->note), "/proc/self/smaps unreadable");
-	/* EAL places hugepages on their socket's node. */
-	if (info->backing == RTE_PMD_TURBOMEM_BACKING_HUGETLBFS) {
-		msl = rte_mem_virt2memseg_list((void *)r[0].start);
-		if (msl != NULL)
-			info->numa_node = msl->socket_id;
-	}
-	free(r);
-	return 0;
-}
-
-static const char *
-tm_backing_name(enum rte_pmd_turbomem_backing b)
-{
-	switch (b) {
-	case RTE_PMD_TURBOMEM_BACKING_NONE:
-		return "none";
-	case RTE_PMD_TURBOMEM_BACKING_HUGETLBFS:
-		return "hugetlbfs";
-	case RTE_PMD_TURBOMEM_BACKING_THP:
-		return "thp";
-	case RTE_PMD_TURBOMEM_BACKING_4K:
-		return "4k";
-	case RTE_PMD_TURBOMEM_BACKING_EXTERNAL:
-		return "external";
-	case RTE_PMD_TURBOMEM_BACKING_MIXED:
-		return "mixed";
-	}
-	return "unknown";
-}
-
-RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_mem_info, 26.07)
-int
-rte_pmd_turbomem_mem_info(const struct rte_mempool *mp,
-		struct rte_pmd_turbomem_mem_info *info)
-{
-	return tm_mem_info(mp, info);
-}
-
-RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_backing_name, 26.07)
-const char *
-rte_pmd_turbomem_backing_name(enum rte_pmd_turbomem_backing b)
-{
-	return tm_backing_name(b);
+	tm_region_release(mp, tp);
 }

@@ -10,7 +10,7 @@
  * OS memory layer of turbomem: every mmap, madvise, mbind and
  * /proc/self/smaps read of the driver goes through here. No DPDK
  * dependency and no logging: functions return -errno and fill a reason
- * string, the DPDK glue (turbomem_mem.c) decides what to log.
+ * string, the pool-memory glue (turbomem_mem*.c) decides what to log.
  *
  * Failures a test cannot provoke for real are injected at the libc calls
  * made here by a test-only build of the plugin

@@ -15,6 +15,7 @@
 #include "turbomem_osdep.h"
 #include "tm_atomic.h"
 #include "tm_lifo.h"
+#include "turbomem_mem.h"
 #include "turbomem_objmap.h"
 #include "turbomem_stats.h"
 
@@ -28,27 +29,9 @@ extern int turbomem_logtype;
 #define TURBOMEM_OPS_NAME RTE_PMD_TURBOMEM_OPS_NAME
 
 /**
- * Pool memory state (turbomem_mem.c). The region pointer is process-local:
- * turbomem maps its own memory only in --no-huge mode, which has no
- * secondary processes.
- */
-struct turbomem_mem {
-	struct rte_pmd_turbomem_config cfg; /**< resolved: no DEFAULT left */
-	int req_socket;		/**< socket id the application asked for */
-	void *region;		/**< turbomem's own mapping, or NULL */
-	size_t region_len;
-	int node;		/**< node the region is bound to, or -1 */
-	bool thp;		/**< region advised MADV_HUGEPAGE */
-	bool thp_logged;	/**< why THP is off was logged */
-	uint32_t kinds;		/**< 1 << backing, for each chunk populated */
-	char heap[32];		/**< malloc heap holding the region */
-	char note[64];		/**< why THP or binding is off */
-};
-
-/**
  * Per-pool driver data (mp->pool_data), in DPDK shared memory so that
  * secondary processes use the same pool. No function pointers, no
- * process-local pointers (except turbomem_mem.region, see there).
+ * process-local pointers (except turbomem_mem.region, turbomem_mem.h).
  */
 struct turbomem_pool {
 	struct tm_objmap map;	/**< object <-> index */
@@ -62,17 +45,6 @@ struct turbomem_pool {
 	RTE_ATOMIC(uint32_t) track_epoch;
 	RTE_ATOMIC(struct turbomem_track *) track; /**< rte_zmalloc'ed, or NULL */
 };
-
-/*
- * Pool memory (turbomem_mem.c), called from the ops: alloc resolves the
- * configuration and may give the pool its own heap; chunk runs in populate
- * before the objects are written; populated after them; free last.
- */
-int turbomem_mem_alloc(struct rte_mempool *mp, struct turbomem_pool *tp);
-void turbomem_mem_chunk(struct rte_mempool *mp, struct turbomem_pool *tp,
-		void *va, size_t len);
-void turbomem_mem_populated(struct rte_mempool *mp, struct turbomem_pool *tp);
-void turbomem_mem_free(struct rte_mempool *mp, struct turbomem_pool *tp);
 
 /**
  * Whether mp uses the turbomem ops. Checked by name: ops pointers differ
