@@ -22,7 +22,7 @@
 #   frag            one process per handler and memory (the heap a handler
 #                   leaves is the next one's start)
 #   cache           issue 11b's scenario, when this tree has it
-#   testpmd         scripts/testpmd-compare.sh per memory (1 GB, 2 MB,
+#   testpmd         scripts/testpmd.py compare per memory (1 GB, 2 MB,
 #                   --no-huge), rounds interleaved across memories
 #
 # Huge pages: 2 MB pages with reserve_hugepages (scripts/common.sh), 1 GB
@@ -265,11 +265,11 @@ if command -v "${TESTPMD:-dpdk-testpmd}" >/dev/null 2>&1; then
 			mkdir -p "$d"
 			[ "$m" = 2m ] && ev_top_up_2m
 			printf '%s\t%s\n' "testpmd-$m-r$r" "$(ev_argv env "${ev_tp[@]}" \
-				"TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" scripts/testpmd-compare.sh)" >>"$ev_cmds"
+				"TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" scripts/testpmd.py compare)" >>"$ev_cmds"
 			log "testpmd round $r, memory $m"
 			env "${ev_tp[@]}" "TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" \
-				"TM_RESULTS_DIR=$d" scripts/testpmd-compare.sh >"$d/table.txt" 2>"$d/stderr.txt" ||
-				ev_failed "testpmd-$m-r$r" "$(grep -m1 'error:' "$d/stderr.txt" || echo "testpmd-compare.sh failed (log: $d)") $(grep -h -m1 'Not enough memory\|Cause:' "$d"/testpmd-logs/*.log 2>/dev/null | head -1)"
+				"TM_RESULTS_DIR=$d" scripts/testpmd.py compare >"$d/table.txt" 2>"$d/stderr.txt" ||
+				ev_failed "testpmd-$m-r$r" "$(grep -m1 'error:' "$d/stderr.txt" || echo "testpmd.py compare failed (log: $d)") $(grep -h -m1 'Not enough memory\|Cause:' "$d"/testpmd-logs/*.log 2>/dev/null | head -1)"
 		done
 	done
 else

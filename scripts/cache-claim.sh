@@ -16,7 +16,7 @@
 #   TM_CACHE_ROUNDS  rounds (default 7), TM_CACHE_SECONDS per round (0.5)
 #   TM_BUILD_DIR     build of the system DPDK (default build)
 #   TM_CACHE_HUGE=1  EAL memory on 2 MB hugetlbfs pages (reserved with
-#                    scripts/with-hugepages.sh) instead of --no-huge, where
+#                    scripts/with-plugin.sh --hugepages) instead of --no-huge, where
 #                    turbomem's pools get THP and ring_mp_mc's 4 KB pages:
 #                    both handlers then have the same page size
 # Output: one "cache:" line per DPDK x handler x cache size, with the
@@ -39,9 +39,9 @@ run() { # BUILD_DIR LABEL [env...]
 	local mem=(--no-huge -m 512) huge=()
 	if [ "${TM_CACHE_HUGE:-0}" = 1 ]; then
 		mem=(-m 128 --huge-unlink)
-		huge=(scripts/with-hugepages.sh 64)
+		huge=(--hugepages 64)
 	fi
-	env "$@" "${huge[@]}" scripts/with-plugin.sh "$b/librte_mempool_turbomem.so" \
+	env "$@" scripts/with-plugin.sh "${huge[@]}" "$b/librte_mempool_turbomem.so" \
 		"$b/app/test-turbomem/dpdk-test-turbomem" "${mem[@]}" \
 		--no-pci -l 0 -d @PLUGIN@ --file-prefix="tm-cache-claim-@TREE@" \
 		--log-level=lib.eal:error -- turbomem_bench --scenario cache \

@@ -14,7 +14,7 @@ Writes PNG files (matplotlib, Debian: python3-matplotlib):
   bench-pages.png      locality: distinct 4 KB and 2 MB pages touched per
                        1000 allocations, and cycles per object
   bench-testpmd.png    testpmd io forwarding Mpps per handler and mbuf
-                       cache (scripts/testpmd-compare.sh's samples), when
+                       cache (scripts/testpmd.py compare's samples), when
                        TESTPMD.csv is given and exists
 Only measured rows are drawn; skipped ones are named in the legend/title.
 """

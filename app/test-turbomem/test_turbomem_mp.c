@@ -5,7 +5,7 @@
 /*
  * Multi-process: one turbomem pool in hugepage memory used at once by a
  * primary and several secondaries (same binary, same -d order, so the same
- * ops index). Driven by scripts/mp-test.sh, which also kills one secondary
+ * ops index). Driven by mp.sh, which also kills one secondary
  * (the "victim") with SIGKILL mid-run.
  *
  * | command                        | role                                  |
