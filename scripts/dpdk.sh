@@ -398,7 +398,7 @@ autotest() {
 
 # testpmd_check TESTPMD PLUGIN: forwarding on turbomem, through telemetry.
 testpmd_check() {
-	python3 "$top/scripts/testpmd.py" --testpmd "$1" --plugin "$2" \
+	python3 "$top/scripts/testpmd.py" --testpmd "$1" --plugin "$2" --label testpmd \
 		--prefix "$(eal_prefix testpmd)" --check list --check info \
 		--seconds 2 -- -- --mbcache=0 --total-num-mbufs=8192
 }
