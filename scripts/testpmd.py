@@ -568,7 +568,8 @@ def compare():
                     die("testpmd run failed for %s cache %s; log: %s" %
                         (h, cl, lg))
                 if n == 1:
-                    say(msgs.splitlines()[0])
+                    say("example command: " +
+                        msgs.splitlines()[0].split("command: ", 1)[1])
                 samples = a.result["rx_pps"]
                 kept = min(len(samples) - skip, last)
                 if kept < 1:
