@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
+# shellcheck shell=bash
 # Copyright(c) 2026 The turbomem authors
 #
 # Shell helpers shared by the turbomem scripts and test scripts (sourced,
@@ -21,6 +22,35 @@ fail() {
 		tail -30 "$fail_log" >&2
 	fi
 	exit 1
+}
+
+# wait_for FILE PATTERN SECONDS [PID]: 0 once a line of FILE matches
+# PATTERN (grep); 1 after SECONDS, or once process PID has exited without
+# writing it.
+wait_for() {
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		if [ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null; then
+			grep -q "$2" "$1" 2>/dev/null
+			return
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# stop_process PID: SIGINT (a DPDK application cleans up), SIGKILL when
+# it is still there 5 s later. Nothing when PID is empty or gone.
+stop_process() {
+	local i
+	[ -n "$1" ] && kill -0 "$1" 2>/dev/null || return 0
+	kill -INT "$1" 2>/dev/null || true
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null || true
 }
 
 # pick_tool NAME DEFAULT-PATH: the distribution's tool when present (so a

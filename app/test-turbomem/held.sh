@@ -32,11 +32,7 @@ pool=tm_held_mbufs
 
 fail_log=$work/app.log
 cleanup() {
-	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-		kill -INT "$pid" 2>/dev/null || true
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$pid" 2>/dev/null || true
-	fi
+	stop_process "$pid"
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -58,22 +54,14 @@ query() { # query CMD...: JSON replies, one per line
 	printf '%s\n' "$@" | "$telemetry" -f "$prefix" 2>&1
 }
 
-for _ in $(seq 150); do
-	kill -0 "$pid" 2>/dev/null || fail "the app exited"
-	grep -q 'held: ready' "$work/app.log" && break
-	sleep 0.2
-done
-grep -q 'held: ready' "$work/app.log" || fail "the app did not start"
+wait_for "$work/app.log" 'held: ready' 30 "$pid" ||
+	fail "the app did not start (exited, or not ready in 30 s)"
 sleep 1
 query "/turbomem/held,$pool,3" > "$work/q1.json"
 sleep 2
 # The leak crosses the low-water threshold after ~100-300 leaks: give a
 # slow (loaded) machine up to 30 s to get there.
-for _ in $(seq 300); do
-	[ "$mode" = leak ] || break
-	grep -q 'low-water' "$work/app.log" && break
-	sleep 0.1
-done
+[ "$mode" != leak ] || wait_for "$work/app.log" low-water 30 || true
 query "/turbomem/held,$pool,3" /turbomem/held,no_such_pool \
 	"/turbomem/held,$pool,x" "/turbomem/held,$pool,65" /turbomem/held \
 	> "$work/q2.json"

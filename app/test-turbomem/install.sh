@@ -8,9 +8,8 @@
 #  Into a DESTDIR stage (nothing outside the stage is touched), then check
 #  what landed where: the plugin in DPDK's plugin directory
 #  (RTE_EAL_PMD_PATH), the public header, and the libdpdk-turbomem
-#  pkg-config file; and build and run a small application against the
-#  staged pkg-config file that calls the public API (stats) on a turbomem
-#  pool, with no -d.
+#  pkg-config file; and build and run an application of the public API
+#  (public_api.c) against the staged pkg-config file, with no -d.
 #
 # install.sh warn BUILD_DIR FILL_PLUGIN
 #  Into a DESTDIR stage, which must warn when the target plugin directory
@@ -74,47 +73,16 @@ staged() {
 	mkdir -p "$app"
 	sed -e "s|^prefix=|prefix=$stage|" -e "s|-L/|-L$stage/|" \
 		-e "s|rpath,/|rpath,$stage/|" "$pc" > "$app/libdpdk-turbomem.pc"
-	cat > "$app/app.c" <<'C'
-/* Uses turbomem through its public API only, linked via pkg-config. */
-#include <stdio.h>
-#include <rte_eal.h>
-#include <rte_mbuf.h>
-#include <rte_pmd_turbomem.h>
-
-int
-main(int argc, char **argv)
-{
-	struct rte_pmd_turbomem_stats st;
-	struct rte_mempool *mp;
-
-	if (rte_eal_init(argc, argv) < 0)
-		return 1;
-	mp = rte_pktmbuf_pool_create_by_ops("app", 511, 0, 0, 2048,
-			SOCKET_ID_ANY, RTE_PMD_TURBOMEM_OPS_NAME);
-	if (mp == NULL)
-		return 2;
-	rte_pktmbuf_free(rte_pktmbuf_alloc(mp));
-	if (rte_pmd_turbomem_stats_get(mp, &st) != 0)
-		return 3;
-	printf("app: pool on %s, get_calls %llu put_calls %llu\n",
-		rte_mempool_get_ops(mp->ops_index)->name,
-		(unsigned long long)st.get_calls,
-		(unsigned long long)st.put_calls);
-	rte_mempool_free(mp);
-	rte_eal_cleanup();
-	return st.get_calls == 1 && st.put_calls == 1 ? 0 : 4;
-}
-C
 	# shellcheck disable=SC2046
 	PKG_CONFIG_PATH=$app cc -Wall -Werror -DALLOW_EXPERIMENTAL_API \
-		-o "$app/app" "$app/app.c" \
+		-o "$app/app" "$(dirname "$0")/public_api.c" \
 		$(PKG_CONFIG_PATH=$app pkg-config --cflags --libs libdpdk-turbomem)
 	ldd "$app/app" | grep -q "$stage.*librte_mempool_turbomem.so" ||
 		fail "app does not link the staged plugin"
 	out=$("$app/app" --no-huge -m 128 --no-pci -l 0 \
 		--file-prefix="tm-install-$(path_tag "$build")" 2>&1) ||
 		{ printf '%s\n' "$out"; fail "app failed"; }
-	printf '%s\n' "$out" | grep '^app:'
+	printf '%s\n' "$out" | grep '^api:'
 	log "OK"
 }
 

@@ -47,11 +47,7 @@ pid=""
 
 fail_log=$work/l3fwd.log
 cleanup() {
-	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-		kill -INT "$pid" 2>/dev/null || true
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$pid" 2>/dev/null || true
-	fi
+	stop_process "$pid"
 	ip netns del "$ns" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -91,12 +87,8 @@ ip netns exec "$ns" "$tm_top/scripts/with-plugin.sh" "$plugin" "$l3fwd" -l 1 --n
 pid=$!
 
 query() { printf '%s\n' "$@" | dpdk-telemetry.py -f "$prefix" 2>/dev/null | grep '{' || true; }
-for _ in $(seq 150); do
-	kill -0 "$pid" 2>/dev/null || fail "l3fwd exited"
-	grep -q 'entering main loop on lcore' "$work/l3fwd.log" && break
-	sleep 0.2
-done
-grep -q 'entering main loop on lcore' "$work/l3fwd.log" || fail "l3fwd did not start forwarding"
+wait_for "$work/l3fwd.log" 'entering main loop on lcore' 30 "$pid" ||
+	fail "l3fwd did not start forwarding (exited, or not in 30 s)"
 pool=$(query /turbomem/list | python3 -c 'import json,sys; print(json.load(sys.stdin)["/turbomem/list"][0])') ||
 	fail "no turbomem pool in l3fwd (telemetry /turbomem/list)"
 log "l3fwd forwarding; its mbuf pool $pool is on turbomem"

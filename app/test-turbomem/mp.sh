@@ -44,15 +44,6 @@ show() {
 	done
 }
 
-wait_for() { # file pattern seconds
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 TM_MP_SECONDARIES=2 TM_MP_VICTIM_ID=3 "$bin" -l 0 -m 32 "${eal[@]}" \
 	--proc-type=primary -- turbomem_mp_primary_autotest \
 	> "$logs/1-primary.log" 2>&1 &

@@ -69,8 +69,8 @@
 #include "test.h"
 #include "test_ledger.h"
 
-#define MP_POOL "tm6_mp_pool"
-#define MP_STATE "tm6_mp_state"
+#define MP_POOL "tm_mp_pool"
+#define MP_STATE "tm_mp_state"
 #define MP_SIZE 4096
 #define MP_MAX_PROCS 9
 #define MP_BULK 64
