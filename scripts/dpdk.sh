@@ -73,7 +73,6 @@
 
 # shellcheck source=scripts/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-_dpdk_top=$tm_top
 
 dpdk_cache_dir() {
 	echo "${TM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/turbomem}"
@@ -139,8 +138,8 @@ dpdk_tarball() {
 	fi
 	# ../shared/dpdk beside the checkout, or beside the checkout a local
 	# clone was made from (a fresh clone elsewhere, as CI makes).
-	shared=$_dpdk_top/../shared/dpdk
-	origin=$(git -C "$_dpdk_top" config --get remote.origin.url 2>/dev/null || true)
+	shared=$tm_top/../shared/dpdk
+	origin=$(git -C "$tm_top" config --get remote.origin.url 2>/dev/null || true)
 	if [ ! -r "$shared/dpdk-$ver.tar.xz" ] && [ -d "$origin" ]; then
 		shared=$origin/../shared/dpdk
 	fi
@@ -177,7 +176,7 @@ TM_DPDK_DRIVERS=mempool/ring,mempool/stack,mempool/bucket,mempool/turbomem,net/n
 # _dpdk_sync_driver DST: copy the driver's sources into DST, touching only
 # the files that differ (ninja then recompiles only what changed).
 _dpdk_sync_driver() {
-	local dst=$1 f src=$_dpdk_top/drivers/mempool/turbomem
+	local dst=$1 f src=$tm_top/drivers/mempool/turbomem
 	mkdir -p "$dst"
 	for f in "$dst"/*; do
 		[ -e "$f" ] || continue
@@ -189,7 +188,7 @@ _dpdk_sync_driver() {
 }
 
 dpdk_driver_sha() {
-	(cd "$_dpdk_top/drivers/mempool/turbomem" && cat -- * | sha256sum | cut -c1-12)
+	(cd "$tm_top/drivers/mempool/turbomem" && cat -- * | sha256sum | cut -c1-12)
 }
 
 # dpdk_libdir PREFIX: the directory of the shared libraries (and pkgconfig).
@@ -326,12 +325,10 @@ dpdk_build_driver() {
 
 # --- dpdk.sh matrix / forbidden / intree -------------------------------------
 
-top=$tm_top
-
 # Results are files ($work/result/VERSION.BUILD.CHECK), so that checks may
 # run in subshells with their own environment.
 matrix_init() {
-	work=$(realpath -m "${1:-$top/build-matrix}")
+	work=$(realpath -m "${1:-$tm_top/build-matrix}")
 	mkdir -p "$work/logs"
 	rm -rf "$work/result"
 	mkdir -p "$work/result"
@@ -378,13 +375,13 @@ fail_row() { # VERSION BUILD WHY: every check of the row failed
 
 # eal_prefix NAME: a --file-prefix unique to this tree and run.
 eal_prefix() {
-	echo "tm-mx-$1-$(path_tag "$top")-$$"
+	echo "tm-mx-$1-$(path_tag "$tm_top")-$$"
 }
 
 # autotest DPDK_TEST PLUGIN TEST: DPDK's autotest on turbomem.
 autotest() {
 	local dpdk_test=$1 plugin=$2 name=$3 out rc=0
-	out=$("$top/scripts/with-plugin.sh" "$plugin" env DPDK_TEST="$name" \
+	out=$("$tm_top/scripts/with-plugin.sh" "$plugin" env DPDK_TEST="$name" \
 		"$dpdk_test" --no-huge -m 512 --no-pci -l 0-1 -d @PLUGIN@ \
 		--file-prefix="$(eal_prefix "$name")" --log-level='*turbomem:info' \
 		--mbuf-pool-ops-name=turbomem 2>&1) || rc=$?
@@ -398,7 +395,7 @@ autotest() {
 
 # testpmd_check TESTPMD PLUGIN: forwarding on turbomem, through telemetry.
 testpmd_check() {
-	python3 "$top/scripts/testpmd.py" --testpmd "$1" --plugin "$2" --label testpmd \
+	python3 "$tm_top/scripts/testpmd.py" --testpmd "$1" --plugin "$2" --label testpmd \
 		--prefix "$(eal_prefix testpmd)" --check list --check info \
 		--seconds 2 -- -- --mbcache=0 --total-num-mbufs=8192
 }
@@ -407,7 +404,7 @@ testpmd_check() {
 # start of a line of the driver's sources, sorted.
 exported_api() {
 	sed -n 's/^RTE_EXPORT_[A-Z_]*SYMBOL(\(rte_pmd_turbomem_[a-z0-9_]*\).*/\1/p' \
-		"$top"/drivers/mempool/turbomem/*.c | sort
+		"$tm_top"/drivers/mempool/turbomem/*.c | sort
 }
 
 # exports_check LIB [intree]: nm -D lists exactly the marked API.
@@ -423,7 +420,7 @@ exports_check() {
 	[ "$got" = "$want" ] || { echo "FAIL: exported turbomem symbols differ from the markers"; return 1; }
 	if [ "${2:-}" != intree ]; then
 		map=$(sed -n 's/^[[:space:]]*\(rte_pmd_turbomem_[a-z0-9_]*\);.*/\1/p' \
-			"$top/drivers/mempool/turbomem/version.map" | sort)
+			"$tm_top/drivers/mempool/turbomem/version.map" | sort)
 		[ "$map" = "$want" ] || { echo "FAIL: version.map lists: $(echo $map)"; return 1; }
 		echo "version.map lists the same names"
 	fi
@@ -441,7 +438,7 @@ api_check() {
 	export PKG_CONFIG_PATH=$lib/pkgconfig
 	set -x
 	# shellcheck disable=SC2046
-	cc -Wall -Werror -DALLOW_EXPERIMENTAL_API -o "$d/api" "$top/app/test-turbomem/public_api.c" \
+	cc -Wall -Werror -DALLOW_EXPERIMENTAL_API -o "$d/api" "$tm_top/app/test-turbomem/public_api.c" \
 		$(pkg-config --cflags --libs libdpdk) \
 		-L"$(dirname "$plugin")" -lrte_mempool_turbomem \
 		-Wl,-rpath,"$(dirname "$plugin"):$lib"
@@ -463,7 +460,7 @@ forbidden_check() {
 	(
 	cd "$d/tree" && git init -q && git add -A &&
 		git -c user.name=tm -c user.email=tm@localhost commit -qm base &&
-		cp -r "$top/drivers/mempool/turbomem" drivers/mempool/ &&
+		cp -r "$tm_top/drivers/mempool/turbomem" drivers/mempool/ &&
 		sed -i "/^drivers = \[/a\        'turbomem'," drivers/mempool/meson.build &&
 		git add -A && git diff --cached > "$d/turbomem.patch"
 	) || return 1
