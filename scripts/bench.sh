@@ -164,7 +164,7 @@ vs_dpdk() {
 #   TM_CACHE_ROUNDS  rounds (default 7), TM_CACHE_SECONDS per round (0.5)
 #   TM_BUILD_DIR     build of the system DPDK (default build)
 #   TM_CACHE_HUGE=1  EAL memory on 2 MB hugetlbfs pages (reserved with
-#                    scripts/with-hugepages.sh) instead of --no-huge, where
+#                    scripts/with-plugin.sh --hugepages) instead of --no-huge, where
 #                    turbomem's pools get THP and ring_mp_mc's 4 KB pages:
 #                    both handlers then have the same page size
 # Output: one "cache:" line per DPDK x handler x cache size, with the
@@ -183,9 +183,9 @@ cache_claim() {
 		local mem=(--no-huge -m 512) huge=()
 		if [ "${TM_CACHE_HUGE:-0}" = 1 ]; then
 			mem=(-m 128 --huge-unlink)
-			huge=(scripts/with-hugepages.sh 64)
+			huge=(--hugepages 64)
 		fi
-		env "$@" "${huge[@]}" scripts/with-plugin.sh "$b/librte_mempool_turbomem.so" \
+		env "$@" scripts/with-plugin.sh "${huge[@]}" "$b/librte_mempool_turbomem.so" \
 			"$b/app/test-turbomem/dpdk-test-turbomem" "${mem[@]}" \
 			--no-pci -l 0 -d @PLUGIN@ --file-prefix="tm-cache-claim-@TREE@" \
 			--log-level=lib.eal:error -- turbomem_bench --scenario cache \
@@ -318,7 +318,7 @@ ran=()
 #   frag            one process per handler and memory (the heap a handler
 #                   leaves is the next one's start)
 #   cache           issue 11b's scenario, when this tree has it
-#   testpmd         scripts/testpmd-compare.sh per memory (1 GB, 2 MB,
+#   testpmd         scripts/testpmd.py compare per memory (1 GB, 2 MB,
 #                   --no-huge), rounds interleaved across memories
 #
 # Huge pages: 2 MB pages with reserve_hugepages (scripts/common.sh), 1 GB
@@ -557,11 +557,11 @@ evidence() {
 				mkdir -p "$d"
 				[ "$m" = 2m ] && ev_top_up_2m
 				printf '%s\t%s\n' "testpmd-$m-r$r" "$(ev_argv env "${ev_tp[@]}" \
-					"TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" scripts/testpmd-compare.sh)" >>"$ev_cmds"
+					"TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" scripts/testpmd.py compare)" >>"$ev_cmds"
 				log "testpmd round $r, memory $m"
 				env "${ev_tp[@]}" "TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" \
-					"TM_RESULTS_DIR=$d" scripts/testpmd-compare.sh >"$d/table.txt" 2>"$d/stderr.txt" ||
-					ev_failed "testpmd-$m-r$r" "$(grep -m1 'error:' "$d/stderr.txt" || echo "testpmd-compare.sh failed (log: $d)") $(grep -h -m1 'Not enough memory\|Cause:' "$d"/testpmd-logs/*.log 2>/dev/null | head -1)"
+					"TM_RESULTS_DIR=$d" scripts/testpmd.py compare >"$d/table.txt" 2>"$d/stderr.txt" ||
+					ev_failed "testpmd-$m-r$r" "$(grep -m1 'error:' "$d/stderr.txt" || echo "testpmd.py compare failed (log: $d)") $(grep -h -m1 'Not enough memory\|Cause:' "$d"/testpmd-logs/*.log 2>/dev/null | head -1)"
 			done
 		done
 	else

@@ -1056,7 +1056,7 @@ def claims(res):
         c.figure = "unmodified dpdk-testpmd forwarded on turbomem with " + ", ".join(
             "%s %.2f Mpps" % (memname(m), v) for m, v in have.items())
         c.verdict = "reproduced" if all(v > 0 for v in have.values()) else "refuted"
-        c.why = "turbomem selected and packets forwarded (testpmd-compare.sh " \
+        c.why = "turbomem selected and packets forwarded (testpmd.py compare " \
                 "checks the selection)"
         lost = [m for m in got if got[m] is None]
         if lost:

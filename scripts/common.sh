@@ -1,7 +1,57 @@
 # SPDX-License-Identifier: BSD-3-Clause
+# shellcheck shell=bash
 # Copyright(c) 2026 The turbomem authors
 #
-# Shell helpers shared by the turbomem scripts (sourced, not run).
+# Shell helpers shared by the turbomem scripts and test scripts (sourced,
+# not run). A script sets tm_name before sourcing to name itself in its
+# messages (default: its file name).
+
+# (No external command but dirname here: valgrind traces the test
+# wrappers' children, and skips dirname.)
+tm_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tm_name=${tm_name:-${0##*/}}
+
+# log MSG: one line on stderr, named after the script.
+log() { printf '[%s] %s\n' "$tm_name" "$*" >&2; }
+# die MSG: a usage or environment error.
+die() { log "error: $*"; exit 1; }
+# fail MSG: a failed check; the last lines of $fail_log when it is set.
+fail() {
+	log "FAIL: $*"
+	if [ -n "${fail_log:-}" ] && [ -f "$fail_log" ]; then
+		tail -30 "$fail_log" >&2
+	fi
+	exit 1
+}
+
+# wait_for FILE PATTERN SECONDS [PID]: 0 once a line of FILE matches
+# PATTERN (grep); 1 after SECONDS, or once process PID has exited without
+# writing it.
+wait_for() {
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		if [ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null; then
+			grep -q "$2" "$1" 2>/dev/null
+			return
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# stop_process PID: SIGINT (a DPDK application cleans up), SIGKILL when
+# it is still there 5 s later. Nothing when PID is empty or gone.
+stop_process() {
+	local i
+	[ -n "$1" ] && kill -0 "$1" 2>/dev/null || return 0
+	kill -INT "$1" 2>/dev/null || true
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null || true
+}
 
 # pick_tool NAME DEFAULT-PATH: the distribution's tool when present (so a
 # pip or pyenv meson earlier on PATH is not picked up), else NAME on PATH.
@@ -13,6 +63,60 @@ pick_tool() {
 	else
 		return 1
 	fi
+}
+
+# find_meson: set MESON and NINJA (kept when already set).
+find_meson() {
+	MESON=${MESON:-$(pick_tool meson /usr/bin/meson)} ||
+		die "meson not found (run scripts/deps.sh)"
+	NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)} ||
+		die "ninja not found (run scripts/deps.sh)"
+}
+
+# meson_configure DIR [meson setup options...]
+# Configure DIR (source: the repository, plus TM_MESON_OPTS), or
+# reconfigure it with the given options if it exists; wipe it if it
+# cannot be reconfigured (e.g. made by another meson version).
+meson_configure() {
+	local dir=$1 extra
+	shift
+	read -r -a extra <<<"${TM_MESON_OPTS:-}"
+	local opts=("$@" "${extra[@]}")
+	if [ -f "$dir/meson-private/coredata.dat" ]; then
+		"$MESON" setup --reconfigure "$dir" "$tm_top" "${opts[@]}" || {
+			log "reconfiguring $dir failed; wiping it"
+			"$MESON" setup --wipe "$dir" "$tm_top" "${opts[@]}"
+		}
+	else
+		rm -rf "$dir"
+		"$MESON" setup "$dir" "$tm_top" "${opts[@]}"
+	fi
+}
+
+# tsan_wrapper: the command to run ThreadSanitizer tests under, if any.
+# gcc 12's TSan cannot map its shadow memory when the kernel randomises
+# mmap with more than 28 bits (vm.mmap_rnd_bits, e.g. 32 on recent Ubuntu
+# kernels); the tests then run without ASLR.
+tsan_wrapper() {
+	local bits
+	bits=$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)
+	if [ "$bits" -gt 28 ] && setarch "$(uname -m)" -R true 2>/dev/null; then
+		echo "setarch $(uname -m) -R"
+	fi
+}
+
+# pmd_path [PKG-CONFIG-ARGS]: RTE_EAL_PMD_PATH of the DPDK that pkg-config
+# names, the directory EAL loads plugins from by itself.
+pmd_path() {
+	# shellcheck disable=SC2046
+	printf '#include <rte_build_config.h>\nRTE_EAL_PMD_PATH\n' |
+		cc -E -P $(pkg-config --cflags libdpdk) - | tail -1 | tr -d '"'
+}
+
+# path_tag PATH: a short hash of PATH, for EAL --file-prefix values that
+# two trees (worktrees, sanitizer builds) running at once do not share.
+path_tag() {
+	printf '%s' "$1" | cksum | cut -d' ' -f1
 }
 
 # reserve_hugepages N: make sure at least N 2 MB hugepages are free and
@@ -41,4 +145,33 @@ reserve_hugepages() {
 		}
 	fi
 	echo "$mnt"
+}
+
+# in_private_mounts DIR... -- COMMAND...: run COMMAND in a private mount
+# namespace where each DIR is an overlay (writes go to a temporary
+# directory, gone afterwards): the same paths, invisible to every other
+# process. Exit status 77 where a namespace or an overlay cannot be made.
+in_private_mounts() {
+	local dirs=() ovl rc=0
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		dirs+=("$1")
+		shift
+	done
+	shift
+	unshare --mount true 2>/dev/null ||
+		{ log "SKIP: cannot create a mount namespace"; return 77; }
+	ovl=$(mktemp -d "${TMPDIR:-/tmp}/tm-ovl.XXXXXX")
+	# shellcheck disable=SC2016
+	unshare --mount --propagation private bash -c '
+		ovl=$1 n=$2
+		shift 2
+		for ((i = 0; i < n; i++)); do
+			mkdir -p "$ovl/u$i" "$ovl/w$i"
+			mount -t overlay overlay -o "lowerdir=$1,upperdir=$ovl/u$i,workdir=$ovl/w$i" "$1" ||
+				{ echo "SKIP: cannot mount an overlay on $1" >&2; exit 77; }
+			shift
+		done
+		exec "$@"' _ "$ovl" "${#dirs[@]}" "${dirs[@]}" "$@" || rc=$?
+	rm -rf "$ovl"
+	return $rc
 }

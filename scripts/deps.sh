@@ -17,8 +17,8 @@
 
 set -euo pipefail
 
-log() { printf '[deps.sh] %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
+# shellcheck source=scripts/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 if [ "${TM_DEPS_SKIP:-0}" = 1 ]; then
 	log "TM_DEPS_SKIP=1: not checking packages"
@@ -41,9 +41,9 @@ packages=(
 	python3-matplotlib  # charts of benchmark results
 	iproute2
 	procps
-	curl                # scripts/dpdk-source.sh: a DPDK release tarball
+	curl                # scripts/dpdk.sh: a DPDK release tarball
 	xz-utils            # ... and unpacking it
-	git                 # scripts/matrix.sh: the patch of the forbidden-token check
+	git                 # scripts/dpdk.sh matrix: the patch of the forbidden-token check
 	gawk                # ... and its awk rules (mawk lacks \< \>)
 )
 # shellcheck disable=SC2206

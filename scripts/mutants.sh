@@ -35,8 +35,7 @@ work=${1:-$top/build-mutants}
 mdir=${TM_MUTANTS_DIR:-$top/app/test-turbomem/mutants}
 # shellcheck source=scripts/common.sh
 . "$top/scripts/common.sh"
-MESON=${MESON:-$(pick_tool meson /usr/bin/meson)} || { echo "no meson"; exit 1; }
-NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)} || { echo "no ninja"; exit 1; }
+find_meson
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -62,16 +61,6 @@ hdr() { # file field: value of the header line "field: value"
 	sed -n "/^\(---\|diff \|+++\|@@\)/q; s/^$2: *//p" "$1" | head -1
 }
 has_diff() { grep -q '^@@' "$1"; }
-
-# The meson setup options of a build-dir key; gcc 12's TSan needs no ASLR
-# with large mmap_rnd_bits (see test.sh's tsan stage).
-tsan_wrap() {
-	local bits
-	bits=$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)
-	if [ "$bits" -gt 28 ] && setarch "$(uname -m)" -R true 2>/dev/null; then
-		echo "setarch $(uname -m) -R"
-	fi
-}
 
 files=()
 if [ -n "${TM_MUTANTS:-}" ]; then
@@ -114,7 +103,7 @@ for f in "${files[@]}"; do
 		result=NO-APPLY # neither a diff nor build options
 	fi
 	if [ -z "$result" ]; then
-		key=$(printf '%s' "$mopts" | cksum | cut -d' ' -f1)
+		key=$(path_tag "$mopts")
 		dir=$work/build-$key
 		read -r -a extra <<<"$mopts"
 		if { [ -f "$dir/build.ninja" ] ||
@@ -124,7 +113,7 @@ for f in "${files[@]}"; do
 			wrap=()
 			case "$mopts" in
 			*sanitize=thread*)
-				w=$(tsan_wrap)
+				w=$(tsan_wrapper)
 				[ -n "$w" ] && wrap=(--wrapper "$w") ;;
 			esac
 			sargs=()

@@ -10,7 +10,7 @@
 #     2 pinned, 6 lcores on 2 CPUs, unregistered threads), pipeline,
 #     locality, hardware counters, deep in-flight (--no-huge and, when
 #     2 MB pages can be reserved, hugetlbfs), every default handler;
-#   - scripts/testpmd-compare.sh: testpmd io forwarding over two net_null
+#   - scripts/testpmd.py compare: testpmd io forwarding over two net_null
 #     ports, turbomem vs ring_mp_mc, --mbcache=0 and default.
 # Results (CSV, JSON, PNG charts, logs) go to results/ (ignored by git).
 #
@@ -22,7 +22,7 @@
 #                  /usr/bin/ninja when present, not a pyenv/pip one)
 #   TM_QUICK_BENCH=0 skip scripts/bench.sh; TM_QUICK_TESTPMD=0 skip testpmd
 #   and the TM_BENCH_* knobs of scripts/bench.sh, the TM_CMP_* knobs of
-#   scripts/testpmd-compare.sh
+#   scripts/testpmd.py compare
 
 set -euo pipefail
 
@@ -31,24 +31,9 @@ repo=$(pwd)
 
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 
-log() { printf '[quickstart] %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
-
+tm_name=quickstart
 # shellcheck source=scripts/common.sh
 . scripts/common.sh
-
-build() {
-	local opts
-	read -r -a opts <<<"${TM_MESON_OPTS:-}"
-	if [ -f "$TM_BUILD_DIR/meson-private/coredata.dat" ]; then
-		"$MESON" setup --reconfigure "$TM_BUILD_DIR" "${opts[@]}" ||
-			"$MESON" setup --wipe "$TM_BUILD_DIR" "${opts[@]}" || return
-	else
-		rm -rf "$TM_BUILD_DIR"
-		"$MESON" setup "$TM_BUILD_DIR" "${opts[@]}" || return
-	fi
-	"$NINJA" -C "$TM_BUILD_DIR"
-}
 
 # The benchmarks. Add new ones here; each prints its own table.
 main_job() {
@@ -58,7 +43,7 @@ main_job() {
 			bash scripts/bench.sh quick
 	fi
 	if [ "${TM_QUICK_TESTPMD:-1}" != 0 ]; then
-		TM_PLUGIN=$plugin bash scripts/testpmd-compare.sh |
+		TM_PLUGIN=$plugin python3 scripts/testpmd.py compare |
 			tee results/testpmd-table.txt
 	fi
 	# Charts of both, once testpmd's samples are there too.
@@ -72,13 +57,12 @@ t0=$SECONDS
 if [ "${TM_DEPS_SKIP:-0}" != 1 ]; then
 	bash scripts/deps.sh
 fi
-MESON=${MESON:-$(pick_tool meson /usr/bin/meson)} || die "meson not found (run scripts/deps.sh)"
-NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)} || die "ninja not found (run scripts/deps.sh)"
+find_meson
 
 mkdir -p results
 build_log=results/quickstart-build.log
 log "building in $TM_BUILD_DIR (log: $build_log)"
-build >"$build_log" 2>&1 || {
+{ meson_configure "$TM_BUILD_DIR" && "$NINJA" -C "$TM_BUILD_DIR"; } >"$build_log" 2>&1 || {
 	tail -40 "$build_log" >&2
 	die "build failed; full log: $build_log"
 }

@@ -15,7 +15,7 @@
 #   ci     "meson test --suite ci" in ./build: mutation check (scripts/
 #          mutants.sh, the patches of app/test-turbomem/mutants) and the
 #          in-tree DPDK build with its testpmd
-#          forwarding on turbomem (scripts/intree.sh)
+#          forwarding on turbomem (scripts/dpdk.sh intree)
 #   perf   "meson test --suite perf" in ./build: a seconds-long slice of
 #          every turbomem_bench scenario, checking every row is produced
 #          (scripts/bench.sh smoke; no timing assertions; ~1 min), and the
@@ -36,7 +36,7 @@
 #          telemetry, exports (nm -D), the public API from the installed
 #          26.07 prefix, -Denable_stdatomic=true, and 26.07's
 #          forbidden-token rules over the driver; prints a table
-#          (scripts/matrix.sh, DPDK builds cached in ~/.cache/turbomem)
+#          (scripts/dpdk.sh matrix, DPDK builds cached in ~/.cache/turbomem)
 #
 # Environment:
 #   TM_TEST_STAGES      stages to run (default "tsan ci matrix perf stress
@@ -70,36 +70,11 @@ TM_TSAN_BUILD_DIR=${TM_TSAN_BUILD_DIR:-build-tsan}
 TM_ASAN_BUILD_DIR=${TM_ASAN_BUILD_DIR:-build-asan}
 TM_DEBUG_BUILD_DIR=${TM_DEBUG_BUILD_DIR:-build-debug}
 
-log() { printf '[test.sh] %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
-
-# --- tools ---------------------------------------------------------------
-
+tm_name=test.sh
 # shellcheck source=scripts/common.sh
 . scripts/common.sh
 
-# --- building ------------------------------------------------------------
-
-# meson_configure DIR [meson setup options...]
-# Configure DIR, or reconfigure it with the given options if it exists;
-# wipe it if it cannot be reconfigured (e.g. made by another meson version).
-meson_configure() {
-	local dir=$1
-	shift
-	local extra
-	read -r -a extra <<<"${TM_MESON_OPTS:-}"
-	local opts=("$@" "${extra[@]}")
-	if [ -f "$dir/meson-private/coredata.dat" ]; then
-		"$MESON" setup --reconfigure "$dir" "${opts[@]}" ||
-			{
-				log "reconfiguring $dir failed; wiping it"
-				"$MESON" setup --wipe "$dir" "${opts[@]}"
-			}
-	else
-		rm -rf "$dir"
-		"$MESON" setup "$dir" "${opts[@]}"
-	fi
-}
+# --- building and running ------------------------------------------------
 
 # meson_test DIR LOGNAME [meson test options...]
 # Run meson test with its output visible, and keep its summary (the
@@ -200,15 +175,11 @@ stage_tsan() {
 	meson_configure "$TM_TSAN_BUILD_DIR" \
 		-Db_sanitize=thread -Dbuildtype=debugoptimized || return
 	"$NINJA" -C "$TM_TSAN_BUILD_DIR" || return
-	local wrap=()
-	# gcc 12's TSan cannot map its shadow memory when the kernel randomises
-	# mmap with more than 28 bits (vm.mmap_rnd_bits, e.g. 32 on recent
-	# Ubuntu kernels); run the tests without ASLR then.
-	local bits
-	bits=$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)
-	if [ "$bits" -gt 28 ] && setarch "$(uname -m)" -R true 2>/dev/null; then
-		log "vm.mmap_rnd_bits=$bits: running TSan tests under setarch -R"
-		wrap=(--wrapper "setarch $(uname -m) -R")
+	local wrap=() w
+	w=$(tsan_wrapper)
+	if [ -n "$w" ]; then
+		log "vm.mmap_rnd_bits > 28: running TSan tests under $w"
+		wrap=(--wrapper "$w")
 	fi
 	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1} \
 		meson_test "$TM_TSAN_BUILD_DIR" tsan --suite core "${wrap[@]}"
@@ -274,9 +245,9 @@ stage_valgrind() {
 		dpdk_mempool_autotest --wrapper "$vg" -t 5
 }
 
-# DPDK versions x builds x checks (scripts/matrix.sh prints the table).
+# DPDK versions x builds x checks (scripts/dpdk.sh prints the table).
 stage_matrix() {
-	MESON=$MESON NINJA=$NINJA bash scripts/matrix.sh build-matrix
+	MESON=$MESON NINJA=$NINJA bash scripts/dpdk.sh matrix build-matrix
 }
 
 # --- main ----------------------------------------------------------------
@@ -292,8 +263,7 @@ if [ "${TM_DEPS_SKIP:-0}" != 1 ]; then
 	bash scripts/deps.sh
 fi
 
-MESON=${MESON:-$(pick_tool meson /usr/bin/meson)} || die "meson not found (run scripts/deps.sh)"
-NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)} || die "ninja not found (run scripts/deps.sh)"
+find_meson
 log "meson: $MESON ($("$MESON" --version)), ninja: $NINJA ($("$NINJA" --version))"
 
 summary=()

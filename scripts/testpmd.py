@@ -11,6 +11,7 @@ passed, 1 when one failed, 2 on a usage or start-up error.
 
 Usage:
   testpmd.py [options] [-- EAL args [-- testpmd args]]
+  testpmd.py compare        (handlers side by side; see "Compare" below)
 
 The EAL and testpmd arguments given after "--" are added to the defaults:
   EAL:     --no-huge -m MEM (or --mem-opts) --no-pci -l LCORES --vdev net_null0
@@ -37,27 +38,65 @@ Without --check info/list/rise the telemetry is still read once (as
 /turbomem/info,POOL) and printed when it answers, unless --no-telemetry.
 
 --samples FILE writes one line per stats period: "<index> <sum of the
-Rx-pps of all ports>" (scripts/testpmd-compare.sh). --json FILE writes the
-result (packets, telemetry replies, samples, checks).
+Rx-pps of all ports>". --json FILE writes the result (packets, telemetry
+replies, samples, checks).
+
+Compare (testpmd.py compare): mempool handlers under testpmd, io
+forwarding between two net_null vdevs (no NIC, no hugepages: --no-huge
+-m 1024), one forwarding lcore, for every handler x mbuf cache size. The
+mempool is the only thing that changes between runs, and with --mbcache=0
+every mbuf allocation and free reaches the handler. Each run lasts
+TM_CMP_SECONDS with --stats-period 1 and is then stopped with SIGINT. A
+sample is the sum of the "Rx-pps" (Throughput since last show) of both
+ports; the first TM_CMP_SKIP samples are warm-up and dropped, the last
+TM_CMP_LAST of the rest are kept. Handlers are interleaved (ring,
+turbomem, ring, turbomem, ...) over TM_CMP_ROUNDS rounds, because the
+machine is noisy; a configuration's figure is the median of all its kept
+samples over all rounds. Every run is checked as above (handler selected,
+packets forwarded, clean stop).
+Output: a table on stdout; every sample in RESULTS/testpmd.csv; every
+testpmd log in RESULTS/testpmd-logs/. Environment:
+  TESTPMD            testpmd binary (default dpdk-testpmd)
+  TM_PLUGIN          the turbomem plugin
+                     (default build/librte_mempool_turbomem.so)
+  TM_CMP_HANDLERS    handlers, the baseline first (default "ring_mp_mc turbomem")
+  TM_CMP_PLUGIN_HANDLERS  handlers that need "-d TM_PLUGIN" (default turbomem)
+  TM_CMP_CACHES      --mbcache values; "default" passes none, i.e. 250
+                     (default "0 default")
+  TM_CMP_ROUNDS      rounds (default 2)
+  TM_CMP_SECONDS     seconds per run (default 7)
+  TM_CMP_SKIP        warm-up samples dropped per run (default 2)
+  TM_CMP_LAST        at most this many last samples kept per run (default 5)
+  TM_CMP_LCORES      EAL -l list: main lcore + 1 forwarding lcore (default 0-1)
+  TM_CMP_EAL_OPTS    extra EAL options
+  TM_CMP_MEM_OPTS    EAL memory options (default "--no-huge -m 1024"; e.g.
+                     "-m 1024 --huge-dir DIR --huge-unlink" for hugetlbfs)
+  TM_CMP_PMD_OPTS    extra testpmd options
+  TM_RESULTS_DIR     RESULTS, where results go (default results)
+Relative paths are relative to the repository root.
 """
 
 import argparse
-import shlex
+import io
 import json
 import os
 import re
+import shlex
+import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
-import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Where the messages of a run go (compare keeps them until a run fails).
+OUT = sys.stdout
 
 
 def log(msg):
-    print("testpmd.py: %s" % msg, flush=True)
+    print("testpmd.py: %s" % msg, file=OUT, flush=True)
 
 
 def runtime_dir(prefix):
@@ -179,11 +218,13 @@ def rx_pps_samples(text):
 
 
 def plugin_path(plugin):
-    """A path to plugin that EAL accepts for -d (scripts/with-plugin.sh)."""
+    """A path to plugin that EAL accepts for -d, and the hash of its tree
+    for --file-prefix (scripts/with-plugin.sh)."""
     out = subprocess.run([os.path.join(HERE, "with-plugin.sh"), plugin,
-                          "echo", "@PLUGIN@"], check=True,
+                          "echo", "@PLUGIN@", "@TREE@"], check=True,
                          stdout=subprocess.PIPE, text=True)
-    return out.stdout.strip()
+    path, tree = out.stdout.strip().rsplit(" ", 1)
+    return path, tree
 
 
 def split_args(rest):
@@ -233,7 +274,7 @@ def check_memory(check, i, backing):
               "%s, %d of %d bytes huge, page %d; want thp, >= 95%%, 2 MB" %
               (m["backing"], m["huge_bytes"], m["bytes"], m["page_size"]))
 
-def main():
+def parser():
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -274,15 +315,17 @@ def main():
     ap.add_argument("--json", help="write the result here")
     ap.add_argument("--print-command", action="store_true")
     ap.add_argument("rest", nargs=argparse.REMAINDER)
-    a = ap.parse_args()
+    return ap
+
+
+def run(a):
+    """One testpmd run with its checks: 0 passed, 1 failed, 2 no start.
+    The result (see --json) is in a.result."""
     eal_extra, pmd_extra = split_args(a.rest)
     what = a.label + ": " if a.label else ""
 
-    if a.no_telemetry and set(a.check) & {"list", "info", "rise", "memory"}:
-        ap.error("--no-telemetry with a telemetry check")
-    plugin = plugin_path(a.plugin) if a.plugin else None
-    prefix = a.prefix or "tm-%08x-%d" % (
-        zlib.crc32((a.plugin or a.testpmd).encode()), os.getpid())
+    plugin, tree = plugin_path(a.plugin) if a.plugin else (None, "testpmd")
+    prefix = a.prefix or "tm-%s-%d" % (tree, os.getpid())
 
     mem = (shlex.split(a.mem_opts) if a.mem_opts is not None
            else ["--no-huge", "-m", a.mem])
@@ -308,6 +351,7 @@ def main():
     tp = Testpmd(cmd, logpath, prefix)
     tel = Telemetry(prefix)
     result = {"command": cmd, "checks": {}, "telemetry": {}}
+    a.result = result
     ok = True
 
     def check(cond, name, detail):
@@ -430,10 +474,150 @@ def main():
         log("%stestpmd output (last %d lines of %s):" % (what, len(tail),
                                                          logpath))
         for line in tail:
-            print("  " + line)
+            print("  " + line, file=OUT)
     if not a.log:
         os.unlink(logpath)
     return 0 if ok else 1
+
+
+def median(v):
+    return statistics.median(v) if v else float("nan")
+
+
+def compare():
+    """testpmd.py compare (see the head of this file)."""
+    global OUT
+    env = os.environ.get
+    repo = os.path.dirname(HERE)
+    os.chdir(repo)
+
+    def die(msg):
+        print("[testpmd.py compare] error: %s" % msg, file=sys.stderr)
+        sys.exit(1)
+
+    def say(msg):
+        print("[testpmd.py compare] %s" % msg, file=sys.stderr, flush=True)
+
+    testpmd = env("TESTPMD", "dpdk-testpmd")
+    plugin = env("TM_PLUGIN", "build/librte_mempool_turbomem.so")
+    handlers = env("TM_CMP_HANDLERS", "ring_mp_mc turbomem").split()
+    with_plugin = env("TM_CMP_PLUGIN_HANDLERS", "turbomem").split()
+    caches = env("TM_CMP_CACHES", "0 default").split()
+    rounds = int(env("TM_CMP_ROUNDS", "2"))
+    seconds = env("TM_CMP_SECONDS", "7")
+    skip = int(env("TM_CMP_SKIP", "2"))
+    last = int(env("TM_CMP_LAST", "5"))
+    mem_opts = env("TM_CMP_MEM_OPTS", "--no-huge -m 1024")
+    results = env("TM_RESULTS_DIR", "results")
+    baseline = handlers[0]
+
+    def label(c):  # testpmd's DEF_MBUF_CACHE when none is given
+        return "250" if c == "default" else c
+
+    if shutil.which(testpmd) is None:
+        die("%s not found (Debian: apt-get install dpdk; or run "
+            "scripts/deps.sh)" % testpmd)
+    if set(handlers) & set(with_plugin) and not os.path.isfile(plugin):
+        die("plugin %s not found: build it first (meson setup build && "
+            "ninja -C build)" % plugin)
+    os.makedirs(os.path.join(results, "testpmd-logs"), exist_ok=True)
+    csv = os.path.join(results, "testpmd.csv")
+
+    def args(h, c, lg):
+        # An own --file-prefix (--in-memory does not combine with
+        # --no-huge), so runs never collide with another DPDK process.
+        v = ["--testpmd", testpmd, "--prefix", "tm-cmp-%d" % os.getpid(),
+             "--ops", h, "--no-telemetry", "--mem-opts=" + mem_opts,
+             "--seconds", seconds, "--log", lg,
+             "--lcores", env("TM_CMP_LCORES", "0-1")]
+        if h in with_plugin:
+            v += ["--plugin", plugin]
+        v += ["--"] + shlex.split(env("TM_CMP_EAL_OPTS", ""))
+        v += ["--", "--nb-cores=1", "--txq=1", "--rxq=1"]
+        if c != "default":
+            v += ["--mbcache=" + c]
+        return parser().parse_args(v + shlex.split(env("TM_CMP_PMD_OPTS", "")))
+
+    ver = subprocess.run(["pkg-config", "--modversion", "libdpdk"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True).stdout.strip() or "(version unknown)"
+    say("DPDK %s, %d CPUs" % (ver, os.cpu_count()))
+    load1 = os.getloadavg()[0]
+    if load1 > 0.5:
+        say("warning: load average is %.2f before starting: other work on "
+            "this machine will make the figures noisy" % load1)
+
+    rows = []  # (round, handler, cache label, sample, pps, kept)
+    nruns = rounds * len(caches) * len(handlers)
+    n = 0
+    for r in range(1, rounds + 1):
+        for c in caches:
+            for h in handlers:
+                n += 1
+                cl = label(c)
+                lg = os.path.join(results, "testpmd-logs",
+                                  "r%d-%s-cache%s.log" % (r, h, cl))
+                a = args(h, c, lg)
+                if n == 1:
+                    a.print_command = True
+                OUT = io.StringIO()
+                rc = run(a)
+                msgs, OUT = OUT.getvalue(), sys.stdout
+                if rc != 0:
+                    sys.stderr.write(msgs)
+                    die("testpmd run failed for %s cache %s; log: %s" %
+                        (h, cl, lg))
+                if n == 1:
+                    say("example command: " +
+                        msgs.splitlines()[0].split("command: ", 1)[1])
+                samples = a.result["rx_pps"]
+                kept = min(len(samples) - skip, last)
+                if kept < 1:
+                    die("only %d stats samples for %s cache %s (need more "
+                        "than %d); log: %s" % (len(samples), h, cl, skip, lg))
+                first = len(samples) - kept + 1
+                for k, pps in enumerate(samples, 1):
+                    rows.append((r, h, cl, k, pps, int(k >= first)))
+                say("run %2d/%d round %d %-12s cache %-3s %7.2f Mpps "
+                    "(median of %d samples)" % (
+                        n, nruns, r, h, cl,
+                        median(samples[first - 1:]) / 1e6, kept))
+    with open(csv, "w") as f:
+        f.write("round,handler,mbcache,sample,rx_pps,kept\n")
+        for row in rows:
+            f.write("%d,%s,%s,%d,%d,%d\n" % row)
+
+    def kept(h, cl, r=None):
+        return [x[4] for x in rows if x[1] == h and x[2] == cl and x[5] and
+                (r is None or x[0] == r)]
+
+    print()
+    print("testpmd io forwarding, 2 x net_null, %s, 1 forwarding lcore "
+          "(%d rounds x %ss, median of kept 1 s samples)" %
+          (mem_opts, rounds, seconds))
+    print("%-12s %6s %9s %9s   %s" % ("handler", "cache", "Mpps",
+                                      "vs " + baseline, "per-round Mpps"))
+    for c in caches:
+        cl = label(c)
+        base = median(kept(baseline, cl))
+        for h in handlers:
+            m = median(kept(h, cl))
+            print("%-12s %6s %9.2f %9s   %s" % (
+                h, cl, m / 1e6, "%.2fx" % (m / base) if base > 0 else "-",
+                " / ".join("%.2f" % (median(kept(h, cl, r)) / 1e6)
+                           for r in range(1, rounds + 1))))
+    print("samples: %s" % os.path.abspath(csv))
+    return 0
+
+
+def main():
+    if sys.argv[1:2] == ["compare"]:
+        return compare()
+    ap = parser()
+    a = ap.parse_args()
+    if a.no_telemetry and set(a.check) & {"list", "info", "rise", "memory"}:
+        ap.error("--no-telemetry with a telemetry check")
+    return run(a)
 
 
 if __name__ == "__main__":

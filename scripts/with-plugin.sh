@@ -2,17 +2,31 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The turbomem authors
 #
-# with-plugin.sh PLUGIN COMMAND [ARGS...]
+# with-plugin.sh [--hugepages N] PLUGIN COMMAND [ARGS...]
 #
 # Run COMMAND with every argument "@PLUGIN@" replaced by a path to PLUGIN
 # that EAL accepts for -d, and "@TREE@" inside any argument replaced by a
 # short hash of PLUGIN's path, so that EAL --file-prefix values of two build
-# trees (worktrees, sanitizer builds) running tests at once do not collide. EAL refuses plugins in a directory that is, or
-# has a parent that is, world-writable (a build tree under /tmp, say); the
-# plugin is then copied to a private directory ($TM_PLUGIN_STAGE, default
+# trees (worktrees, sanitizer builds) running tests at once do not collide.
+# EAL refuses plugins in a directory that is, or has a parent that is,
+# world-writable (a build tree under /tmp, say); the plugin is then copied
+# to a private directory ($TM_PLUGIN_STAGE, default
 # $HOME/.cache/turbomem-plugins) first.
+#
+# --hugepages N: first make sure N free 2 MB hugepages are reserved
+# (reserve_hugepages, which never lowers a reservation); exit 77 (meson's
+# "skipped") when they cannot be had: not root, no hugetlbfs, memory
+# fragmented. COMMAND must limit EAL memory (-m / --socket-mem).
 set -euo pipefail
 
+# shellcheck source=scripts/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+if [ "${1:-}" = --hugepages ]; then
+	reserve_hugepages "$2" >/dev/null ||
+		{ echo "with-plugin.sh: SKIP: $2 free 2 MB hugepages not available" >&2; exit 77; }
+	shift 2
+fi
 plugin=$(realpath "$1")
 shift
 
@@ -28,19 +42,16 @@ insecure() { # dir: 0 if it or a parent is world-writable
 path=$plugin
 if insecure "$(dirname "$plugin")"; then
 	stage=${TM_PLUGIN_STAGE:-${HOME:-/root}/.cache/turbomem-plugins}
-	sum=$(sha256sum "$plugin" | cut -c1-16)
-	dir=$stage/$sum
+	dir=$stage/$(sha256sum "$plugin" | cut -c1-16)
 	mkdir -p "$dir"
 	chmod 0755 "$dir"
-	if insecure "$dir"; then
-		echo "with-plugin.sh: $plugin and $dir are under world-writable directories; EAL will refuse -d (set TM_PLUGIN_STAGE)" >&2
-		exit 1
-	fi
-	cp -f "$plugin" "$dir/" 
+	insecure "$dir" &&
+		die "$plugin and $dir are under world-writable directories; EAL will refuse -d (set TM_PLUGIN_STAGE)"
+	cp -f "$plugin" "$dir/"
 	path=$dir/$(basename "$plugin")
 fi
 
-tree=$(printf '%s' "$plugin" | cksum | cut -d' ' -f1)
+tree=$(path_tag "$plugin")
 args=()
 for a in "$@"; do
 	[ "$a" = "@PLUGIN@" ] && a=$path

@@ -8,7 +8,7 @@
  * distribution's plugin directory does (DPDK 26.07's own mempool drivers
  * register 16 ops, RTE_MEMPOOL_MAX_OPS_IDX).
  *
- * TM_FILL_OPS=N registers N of them (scripts/ops-table-test.sh puts the
+ * TM_FILL_OPS=N registers N of them (plugin-load.sh puts the
  * plugin into the plugin directory with N = 16 minus what the machine's
  * drivers register, so that the directory fills the table exactly); unset,
  * it registers until the table is full. A registration refused for want of

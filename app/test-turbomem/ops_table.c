@@ -14,7 +14,7 @@
  *           fails with -EINVAL (what an application then sees).
  * --lost NAME: NAME is not in the table (it lost its slot) and a pool set
  *           to it fails with -EINVAL.
- * scripts/ops-table-test.sh drives it for every way of loading turbomem.
+ * plugin-load.sh drives it for every way of loading turbomem.
  */
 
 #ifndef _GNU_SOURCE

@@ -5,7 +5,7 @@
 /*
  * Multi-process: one turbomem pool in hugepage memory used at once by a
  * primary and several secondaries (same binary, same -d order, so the same
- * ops index). Driven by scripts/mp-test.sh, which also kills one secondary
+ * ops index). Driven by mp.sh, which also kills one secondary
  * (the "victim") with SIGKILL mid-run.
  *
  * | command                        | role                                  |
@@ -69,8 +69,8 @@
 #include "test.h"
 #include "test_ledger.h"
 
-#define MP_POOL "tm6_mp_pool"
-#define MP_STATE "tm6_mp_state"
+#define MP_POOL "tm_mp_pool"
+#define MP_STATE "tm_mp_state"
 #define MP_SIZE 4096
 #define MP_MAX_PROCS 9
 #define MP_BULK 64

@@ -25,7 +25,7 @@
  * |                                | off and takes reports: no ledger error,|
  * |                                | every object back exactly once, then   |
  * |                                | exact holders once quiesced            |
- * | turbomem_held_leak_autotest    | the leak scenario of held-test.sh:     |
+ * | turbomem_held_leak_autotest    | the leak scenario of held.sh:          |
  * |                                | [--leak] [--stop FILE] [--seconds S]   |
  *
  * The plugin is loaded with -d: the public functions are looked up in it.
@@ -700,7 +700,7 @@ TM_TEST_REGISTER(turbomem_track_toggle_autotest, test_track_toggle);
 /* --- turbomem_held_leak_autotest --------------------------------------- */
 
 /*
- * The leak scenario of scripts/held-test.sh: an mbuf pool (cache 64) on
+ * The leak scenario of held.sh: an mbuf pool (cache 64) on
  * turbomem with tracking on (TURBOMEM_CONFIG=track=on); lcore 0 and the
  * first worker lcore allocate and free bursts of 32 mbufs. With --leak the
  * worker keeps 1 mbuf in 1000. It runs until --stop FILE exists (or

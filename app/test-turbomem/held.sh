@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The turbomem authors
 #
-# held-test.sh PLUGIN TEST-BINARY FILE_PREFIX leak|noleak [TRANSCRIPT]
+# held.sh PLUGIN TEST-BINARY FILE_PREFIX leak|noleak [TRANSCRIPT]
 #
 # "Who holds my mbufs", found over the telemetry socket: runs
 # dpdk-test-turbomem turbomem_held_leak_autotest (an mbuf pool on turbomem
@@ -20,20 +20,19 @@
 # TRANSCRIPT: where to write the telemetry session (the guide's example).
 set -euo pipefail
 
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/../../scripts/common.sh"
+exec 2>&1
+
 plugin=$1 bin=$2 prefix=$3 mode=$4 transcript=${5:-}
 telemetry=${DPDK_TELEMETRY:-dpdk-telemetry.py}
 work=$(mktemp -d)
 pid=""
 pool=tm_held_mbufs
 
-log() { printf 'held-test: %s\n' "$*"; }
-fail() { log "FAIL: $*"; [ -f "$work/app.log" ] && tail -30 "$work/app.log"; exit 1; }
+fail_log=$work/app.log
 cleanup() {
-	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-		kill -INT "$pid" 2>/dev/null || true
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$pid" 2>/dev/null || true
-	fi
+	stop_process "$pid"
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -55,22 +54,14 @@ query() { # query CMD...: JSON replies, one per line
 	printf '%s\n' "$@" | "$telemetry" -f "$prefix" 2>&1
 }
 
-for _ in $(seq 150); do
-	kill -0 "$pid" 2>/dev/null || fail "the app exited"
-	grep -q 'held: ready' "$work/app.log" && break
-	sleep 0.2
-done
-grep -q 'held: ready' "$work/app.log" || fail "the app did not start"
+wait_for "$work/app.log" 'held: ready' 30 "$pid" ||
+	fail "the app did not start (exited, or not ready in 30 s)"
 sleep 1
 query "/turbomem/held,$pool,3" > "$work/q1.json"
 sleep 2
 # The leak crosses the low-water threshold after ~100-300 leaks: give a
 # slow (loaded) machine up to 30 s to get there.
-for _ in $(seq 300); do
-	[ "$mode" = leak ] || break
-	grep -q 'low-water' "$work/app.log" && break
-	sleep 0.1
-done
+[ "$mode" != leak ] || wait_for "$work/app.log" low-water 30 || true
 query "/turbomem/held,$pool,3" /turbomem/held,no_such_pool \
 	"/turbomem/held,$pool,x" "/turbomem/held,$pool,65" /turbomem/held \
 	> "$work/q2.json"
@@ -116,15 +107,15 @@ applog = open(sys.argv[4]).read()
 ok = True
 def check(cond, what):
     global ok
-    print("held-test: %s: %s" % ("ok" if cond else "FAIL", what))
+    print("held: %s: %s" % ("ok" if cond else "FAIL", what))
     ok = ok and cond
 def holder(rep, name):
     for k, v in rep.items():
         if k.startswith("holder/") and v["holder"].startswith(name + " "):
             return v
     return {"count": 0, "age_max_us": 0}
-print("held-test: first:", json.dumps(a))
-print("held-test: second:", json.dumps(b))
+print("held: first:", json.dumps(a))
+print("held: second:", json.dumps(b))
 check(a["tracking"] == 1 and b["tracking"] == 1, "tracking on")
 h1, h2 = holder(a, "lcore 1"), holder(b, "lcore 1")
 lines = [l for l in applog.splitlines() if "low-water" in l]

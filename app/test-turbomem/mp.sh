@@ -7,18 +7,18 @@
 # (the victim) is killed with SIGKILL mid-run; the primary then takes the
 # census. Exits 77 (skipped) when hugepages cannot be had.
 #
-# Usage: mp-test.sh PLUGIN TEST-BINARY [TREE-TAG]
+# Usage: mp.sh PLUGIN TEST-BINARY [TREE-TAG]
 # (run through with-plugin.sh so that PLUGIN is a path EAL accepts for -d)
 set -uo pipefail
 
 plugin=$1 bin=$2 tag=${3:-$$}
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
-. "$here/common.sh"
+. "$(dirname "$0")/../../scripts/common.sh"
+exec 2>&1
 
-prefix=tm6-mp-$tag
-logs=$(mktemp -d "${TMPDIR:-/tmp}/tm6-mp.XXXXXX")
-mnt=$(reserve_hugepages 32) || { echo "mp-test: SKIP: 32 free 2 MB hugepages not available"; exit 77; }
+prefix=tm-mp-$tag
+logs=$(mktemp -d "${TMPDIR:-/tmp}/tm-mp.XXXXXX")
+mnt=$(reserve_hugepages 32) || { log "SKIP: 32 free 2 MB hugepages not available"; exit 77; }
 eal=(-d "$plugin" --file-prefix="$prefix" --no-pci --huge-dir "$mnt"
 	--log-level=pmd.mempool.turbomem:info)
 pids=()
@@ -44,15 +44,6 @@ show() {
 	done
 }
 
-wait_for() { # file pattern seconds
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 TM_MP_SECONDARIES=2 TM_MP_VICTIM_ID=3 "$bin" -l 0 -m 32 "${eal[@]}" \
 	--proc-type=primary -- turbomem_mp_primary_autotest \
 	> "$logs/1-primary.log" 2>&1 &
@@ -60,7 +51,7 @@ primary=$!
 pids+=("$primary")
 if ! wait_for "$logs/1-primary.log" "primary ready" 60; then
 	show
-	echo "mp-test: the primary did not come up"
+	log "the primary did not come up"
 	exit 1
 fi
 
@@ -80,15 +71,15 @@ if wait_for "$logs/3-secondary.log" "victim, running" 60; then
 	sleep 0.5
 	kill -9 "${sec[3]}"
 	wait "${sec[3]}" 2>/dev/null
-	echo "mp-test: killed secondary 3 (pid ${sec[3]}) with SIGKILL"
+	log "killed secondary 3 (pid ${sec[3]}) with SIGKILL"
 else
-	echo "mp-test: the victim did not start"
+	log "the victim did not start"
 	rc=1
 fi
 for id in 2 4; do
-	wait "${sec[id]}" || { echo "mp-test: secondary $id failed (rc $?)"; rc=1; }
+	wait "${sec[id]}" || { log "secondary $id failed (rc $?)"; rc=1; }
 done
-wait "$primary" || { echo "mp-test: primary failed (rc $?)"; rc=1; }
+wait "$primary" || { log "primary failed (rc $?)"; rc=1; }
 pids=()
 show
 exit $rc

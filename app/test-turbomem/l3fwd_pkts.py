@@ -3,9 +3,9 @@
 # Copyright(c) 2026 The turbomem authors
 """Send UDP/IPv4 frames on one interface per direction and count those that
 come back routed (TTL decremented) on the other: the traffic generator of
-scripts/l3fwd.sh, run inside its network namespace.
+l3fwd.sh, run inside its network namespace.
 
-usage: l3fwd-pkts.py COUNT IFACE0 IFACE1
+usage: l3fwd_pkts.py COUNT IFACE0 IFACE1
 Frames from IFACE0 go to 198.18.1.x (l3fwd port 1), frames from IFACE1 to
 198.18.0.x (port 0). Prints "sent N received M" per direction as JSON."""
 

@@ -20,7 +20,7 @@
 # would need a second DPDK process as packet source.)
 #
 # l3fwd (LPM mode, default routes: 198.18.<port>.0/24 -> port) runs with
-# --mbuf-pool-ops-name=turbomem; scripts/l3fwd-pkts.py sends UDP frames
+# --mbuf-pool-ops-name=turbomem; l3fwd_pkts.py (beside this script) sends UDP frames
 # into t0 for 198.18.1.x and into t1 for 198.18.0.x and counts those that
 # come back on the other tap with the TTL decremented (routed by l3fwd).
 # The namespace has IPv6 off and no forwarding: the kernel adds no traffic.
@@ -31,24 +31,23 @@
 # Environment: TM_L3FWD_PKTS (frames per direction, default 2000).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-plugin=$(realpath "${1:-$top/build/librte_mempool_turbomem.so}")
-work=$(realpath -m "${2:-$top/build-intree}")
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/dpdk.sh
+. "$here/../../scripts/dpdk.sh"
+exec 2>&1
+plugin=$(realpath "${1:-$tm_top/build/librte_mempool_turbomem.so}")
+work=$(realpath -m "${2:-$tm_top/build-intree}")
 count=${TM_L3FWD_PKTS:-2000}
-tag=$(printf '%s' "$plugin" | cksum | cut -c1-6)
+tag=$(path_tag "$plugin")
+tag=${tag:0:6}
 ns=tm-l3fwd-$tag
 prefix=tm-l3fwd-$tag
 t0=tm${tag}t0 t1=tm${tag}t1
 pid=""
 
-log() { printf 'l3fwd: %s\n' "$*"; }
-fail() { log "FAIL: $*"; [ -f "$work/l3fwd.log" ] && tail -30 "$work/l3fwd.log"; exit 1; }
+fail_log=$work/l3fwd.log
 cleanup() {
-	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-		kill -INT "$pid" 2>/dev/null || true
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$pid" 2>/dev/null || true
-	fi
+	stop_process "$pid"
 	ip netns del "$ns" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -60,8 +59,6 @@ ip netns add "$ns-probe" 2>/dev/null || { log "SKIP: cannot create a network nam
 ip netns del "$ns-probe"
 [ -f "$plugin" ] || fail "no plugin $plugin"
 
-# shellcheck source=scripts/dpdk-source.sh
-. "$top/scripts/dpdk-source.sh"
 src=$(dpdk_source "$work")
 # A clean copy (with examples/common, which l3fwd includes as ../common).
 rm -rf "$work/examples"
@@ -81,7 +78,7 @@ ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
 ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=0
 
 # EAL refuses -d under world-writable directories: with-plugin.sh stages it.
-ip netns exec "$ns" "$top/scripts/with-plugin.sh" "$plugin" "$l3fwd" -l 1 --no-huge -m 512 \
+ip netns exec "$ns" "$tm_top/scripts/with-plugin.sh" "$plugin" "$l3fwd" -l 1 --no-huge -m 512 \
 	--no-pci -d @PLUGIN@ --file-prefix="$prefix" \
 	--mbuf-pool-ops-name=turbomem \
 	--vdev "net_tap0,iface=$t0" --vdev "net_tap1,iface=$t1" \
@@ -90,18 +87,14 @@ ip netns exec "$ns" "$top/scripts/with-plugin.sh" "$plugin" "$l3fwd" -l 1 --no-h
 pid=$!
 
 query() { printf '%s\n' "$@" | dpdk-telemetry.py -f "$prefix" 2>/dev/null | grep '{' || true; }
-for _ in $(seq 150); do
-	kill -0 "$pid" 2>/dev/null || fail "l3fwd exited"
-	grep -q 'entering main loop on lcore' "$work/l3fwd.log" && break
-	sleep 0.2
-done
-grep -q 'entering main loop on lcore' "$work/l3fwd.log" || fail "l3fwd did not start forwarding"
+wait_for "$work/l3fwd.log" 'entering main loop on lcore' 30 "$pid" ||
+	fail "l3fwd did not start forwarding (exited, or not in 30 s)"
 pool=$(query /turbomem/list | python3 -c 'import json,sys; print(json.load(sys.stdin)["/turbomem/list"][0])') ||
 	fail "no turbomem pool in l3fwd (telemetry /turbomem/list)"
 log "l3fwd forwarding; its mbuf pool $pool is on turbomem"
 before=$(query "/turbomem/info,$pool")
 
-res=$(ip netns exec "$ns" python3 "$top/scripts/l3fwd-pkts.py" "$count" "$t0" "$t1")
+res=$(ip netns exec "$ns" python3 "$here/l3fwd_pkts.py" "$count" "$t0" "$t1")
 log "traffic: $res"
 after=$(query "/turbomem/info,$pool" /ethdev/stats,0 /ethdev/stats,1)
 

@@ -2,13 +2,19 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The turbomem authors
 #
-# ops-table-test.sh PLUGIN FILL_PLUGIN TEST_APP FILE_PREFIX
+# The plugin loaded in every way users load it: twice, into a full ops
+# table, linked in.
 #
-# The mempool ops table full (RTE_MEMPOOL_MAX_OPS_IDX = 16 slots, all taken
-# by DPDK 26.07's own mempool drivers), in every way of loading turbomem.
-# FILL_PLUGIN (app/test-turbomem/ops_fill_plugin.c) registers dummy ops
-# "tm_fill_N" to fill the table.
+# plugin-load.sh dup PLUGIN TEST_APP FILE_PREFIX
+#  The driver loaded twice, as when it is installed in DPDK's plugin
+#  directory and also given with -d: two copies of PLUGIN at different
+#  paths, both with -d. The second copy must log "already registered" and
+#  register nothing (one "turbomem" slot), and pools must still work.
 #
+# plugin-load.sh ops-table PLUGIN FILL_PLUGIN TEST_APP FILE_PREFIX
+#  The mempool ops table full (RTE_MEMPOOL_MAX_OPS_IDX = 16 slots, all
+#  taken by DPDK 26.07's own mempool drivers). FILL_PLUGIN
+#  (ops_fill_plugin.c) registers dummy ops "tm_fill_N" to fill the table.
 #  1. -d FILL -d turbomem: the table is full when turbomem loads; it is not
 #     registered, logs one error line with the value, the limit and the fix
 #     (-d first), and a pool on "turbomem" fails with -EINVAL.
@@ -18,7 +24,7 @@
 #     it work, and the op the plugin directory registers last loses its
 #     slot: a pool on it fails with -EINVAL.
 #  3. (root: a private mount namespace with DPDK's plugin directory as an
-#     overlay, as install-check.sh does; skipped otherwise)
+#     overlay, as install.sh private does; skipped otherwise)
 #     FILL is put into the plugin directory with N = 16 minus what the
 #     machine's drivers register, so the directory fills the table exactly,
 #     as a distribution build of 26.07 does. Then:
@@ -27,22 +33,22 @@
 #        the fix "load it with -d <its path in the plugin directory>".
 #     c. installed and also given with -d <its path in the plugin
 #        directory> (the fix the message names): registered.
+#  Case 3 overlays the plugin directory of the DPDK TEST_APP runs on, as
+#  TEST_APP reports it (RTE_EAL_PMD_PATH of the headers it was built with),
+#  never one found through the environment: pkg-config at test time may
+#  name another DPDK (scripts/dpdk.sh matrix tests a 26.07 build with
+#  Debian's 22.11 libdpdk.pc on the default pkg-config path).
 #
-# ops-table-test.sh --linked TEST_APP FILE_PREFIX
+# plugin-load.sh ops-table-linked TEST_APP FILE_PREFIX
 #  TEST_APP has the driver and the fill plugin linked in, the fill plugin's
 #  constructor first (a DPDK tree's static applications with more mempool
 #  drivers than slots): turbomem is refused and its error line says to
 #  build DPDK without a mempool driver.
-#
-# Case 3 overlays the plugin directory of the DPDK TEST_APP runs on, as
-# TEST_APP reports it (RTE_EAL_PMD_PATH of the headers it was built with),
-# never one found through the environment: pkg-config at test time may name
-# another DPDK (scripts/matrix.sh tests a 26.07 build with Debian's 22.11
-# libdpdk.pc on the default pkg-config path).
 set -euo pipefail
 
-log() { printf 'ops-table-test: %s\n' "$*"; }
-fail() { log "FAIL: $*"; exit 1; }
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/../../scripts/common.sh"
+exec 2>&1
 
 # run NAME [env...] -- app args: output in $out, exit status in $rc
 run() {
@@ -56,24 +62,49 @@ run() {
 names() { printf '%s\n' "$out" | sed -n 's/^slot *[0-9]*: \([^ ]*\) .*/\1/p'; }
 full_re='mempool ops table full \(16 of RTE_MEMPOOL_MAX_OPS_IDX=16\)'
 
-if [ "${1:-}" = --linked ]; then
-	app=$2
-	eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$3")
+mode=${1:-}
+shift || true
+eal_of() { eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$1"); }
+
+case $mode in
+dup)
+	plugin=$(realpath "$1") app=$2
+	eal_of "$3"
+	stage=${TM_PLUGIN_STAGE:-${HOME:-/root}/.cache/turbomem-plugins}/dup-$$
+	trap 'rm -rf "$stage"' EXIT
+	mkdir -p "$stage/a" "$stage/b"
+	chmod 0755 "$stage" "$stage/a" "$stage/b"
+	cp "$plugin" "$stage/a/"
+	cp "$plugin" "$stage/b/"
+	name=$(basename "$plugin")
+	run dup "$app" "${eal[@]}" -d "$stage/a/$name" -d "$stage/b/$name" \
+		-- turbomem_pktmbuf_autotest turbomem_ops_slots_autotest
+	[ "$rc" -eq 0 ] || { printf '%s\n' "$out"; fail "tests failed"; }
+	printf '%s\n' "$out" | grep 'already registered' ||
+		{ printf '%s\n' "$out"; fail "no warning for the second copy"; }
+	log "OK"
+	exit 0 ;;
+ops-table-linked)
+	app=$1
+	eal_of "$2"
 	log "driver linked into the application after a linked-in driver filling the table"
 	run linked TM_FILL_OPS=16 "$app" "${eal[@]}" -- turbomem_ops_table --expect absent
 	[ "$rc" -eq 0 ] || fail "linked: turbomem_ops_table failed"
 	printf '%s\n' "$out" | grep -E "$full_re.*build DPDK without a mempool driver you do not use \(meson -Ddisable_drivers=mempool/<name>, e.g. the one registering ops \"tm_fill_15\"\)" >/dev/null ||
 		fail "linked: no error line naming -Ddisable_drivers"
 	log "OK"
-	exit 0
-fi
-plugin=$1 fill=$2 app=$3 prefix=$4
-eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$prefix")
+	exit 0 ;;
+ops-table|ops-table-inside) ;;
+*) die "usage: see the head of $0" ;;
+esac
 
-if [ "${1:-}" != --inside ]; then
+plugin=$1 fill=$2 app=$3 prefix=$4
+eal_of "$prefix"
+
+if [ "$mode" = ops-table ]; then
 	# EAL refuses -d from under a world-writable directory (a build in
 	# /tmp): with-plugin.sh stages the fill plugin as it stages turbomem.
-	fill=$("$(dirname "$0")/with-plugin.sh" "$fill" echo @PLUGIN@)
+	fill=$("$tm_top/scripts/with-plugin.sh" "$fill" echo @PLUGIN@)
 	log "1. -d fill plugin, then -d turbomem"
 	run 1 "$app" "${eal[@]}" -d "$fill" -d "$plugin" -- turbomem_ops_table --expect absent
 	[ "$rc" -eq 0 ] || fail "case 1: turbomem_ops_table failed"
@@ -96,24 +127,15 @@ if [ "${1:-}" != --inside ]; then
 		log "OK (cases 1-2)"
 		exit 0
 	fi
-	ovl=$(mktemp -d "${TMPDIR:-/tmp}/tm-opstable-ovl.XXXXXX")
-	trap 'rm -rf "$ovl"' EXIT
-	mkdir -p "$ovl/u" "$ovl/w"
 	rc=0
-	# shellcheck disable=SC2016
-	unshare --mount --propagation private bash -c '
-		mount -t overlay overlay -o "lowerdir=$1,upperdir=$2/u,workdir=$2/w" "$1" ||
-			{ echo "ops-table-test: SKIP case 3: cannot mount an overlay"; exit 77; }
-		shift 2
-		exec "$@"' _ "$pmd_dir" "$ovl" bash "$0" --inside "$plugin" "$fill" "$app" "$prefix" "$pmd_dir" || rc=$?
+	in_private_mounts "$pmd_dir" -- bash "$0" ops-table-inside "$plugin" \
+		"$fill" "$app" "$prefix" "$pmd_dir" || rc=$?
 	[ "$rc" -eq 77 ] && { log "OK (cases 1-2; case 3 skipped)"; exit 0; }
 	exit $rc
 fi
 
 # --- case 3, inside the private mount namespace ----------------------------
-shift
-plugin=$1 fill=$2 app=$3 prefix=$4 pmd_dir=$5
-eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$prefix")
+pmd_dir=$5
 
 run 3-dir "$app" "${eal[@]}" -- turbomem_ops_table
 [ "$rc" -eq 0 ] || fail "case 3: turbomem_ops_table failed"
