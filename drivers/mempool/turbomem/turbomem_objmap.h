@@ -80,6 +80,19 @@ struct tm_objmap {
 	 * offset inside a chunk, see tm_objmap_plan).
 	 */
 	uint64_t div_magic;
+	/*
+	 * One chunk (nb_chunks == 1), object to index from the object
+	 * address, with d = obj - one_p0 and p = d >> one_shift (the page
+	 * of d, 0 for every d where objects may cross pages):
+	 * p * one_per_pg - one_bias + d & one_mask / total_sz from the second
+	 * page on, (d - one_off0) / total_sz in the first.
+	 */
+	uintptr_t one_p0;	/**< page0 + header_size */
+	uint64_t one_mask;	/**< pg_mask */
+	uint32_t one_shift;	/**< pg_shift */
+	uint32_t one_per_pg;	/**< per_page */
+	uint32_t one_bias;	/**< per_page - k0 */
+	uint32_t one_off0;	/**< base - page0 */
 	uint32_t nb_objs;	/**< indices handed out so far */
 	uint32_t nb_chunks;
 	uint32_t cap_chunks;
@@ -192,20 +205,24 @@ tm_objmap_to_idx(const void *ctx, const void *obj)
 {
 	const struct tm_objmap *m = ctx;
 	uintptr_t elt = (uintptr_t)obj - m->header_size;
-	const struct tm_chunk *c = &m->c0;
+	const struct tm_chunk *c;
 
-	if (likely(m->one_per_page))
-		return (uint32_t)((elt - c->page0) >> c->pg_shift) +
-			c->k0 - 1;
-	if (unlikely(m->nb_chunks != 1)) {
-		if (likely(m->blk != NULL)) {
-			const struct tm_objmap_blk *b =
-				&m->blk[(elt >> m->blk_shift) - m->blk0];
+	if (likely(m->nb_chunks == 1)) {
+		uint64_t d = (uintptr_t)obj - m->one_p0;
+		uint64_t p = d >> m->one_shift;
 
-			c = &m->chunks[elt < b->split ? b->lo : b->hi];
-		} else {
-			c = tm_objmap_chunk_of_elt(m, elt);
-		}
+		if (likely(p != 0))
+			return (uint32_t)p * m->one_per_pg - m->one_bias +
+				tm_objmap_div(m, d & m->one_mask);
+		return tm_objmap_div(m, d - m->one_off0);
+	}
+	if (likely(m->blk != NULL)) {
+		const struct tm_objmap_blk *b =
+			&m->blk[(elt >> m->blk_shift) - m->blk0];
+
+		c = &m->chunks[elt < b->split ? b->lo : b->hi];
+	} else {
+		c = tm_objmap_chunk_of_elt(m, elt);
 	}
 	return c->first_idx + tm_chunk_idx(m, c, elt);
 }
