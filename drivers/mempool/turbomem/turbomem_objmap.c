@@ -34,6 +34,7 @@ tm_objmap_fini(struct tm_objmap *m)
 	m->nb_chunks = 0;
 	m->cap_chunks = 0;
 	m->one_per_page = 0;
+	m->direct = 0;
 }
 
 uint32_t
@@ -190,6 +191,8 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 	}
 	if (m->nb_chunks > 1)
 		tm_objmap_build_blocks(m);
+	m->direct = (m->nb_chunks == 1 || m->blk != NULL) &&
+		(m->one_per_page || m->obj_of != NULL);
 	return 0;
 }
 

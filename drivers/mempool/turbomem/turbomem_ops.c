@@ -154,11 +154,15 @@ turbomem_enqueue_group(struct rte_mempool *mp, void * const *obj_table,
 	struct turbomem_pool *tp = mp->pool_data;
 	unsigned int retries;
 
+	/*
+	 * Tracked, or a map that may call out: the general path, so that
+	 * this one calls nothing (and saves no registers).
+	 */
+	if (unlikely(!tp->map.direct || turbomem_track_epoch(tp) != 0))
+		return turbomem_enqueue_bulk(mp, obj_table, n);
 	TM_DEBUG_PUT(mp, obj_table, n);
-	if (unlikely(turbomem_track_epoch(tp) != 0))
-		turbomem_track_put(mp, tp, obj_table, n);
-	retries = tm_lifo_push_group(tp->lifo, obj_table, n, tm_objmap_to_idx,
-			&tp->map);
+	retries = tm_lifo_push_group(tp->lifo, obj_table, n,
+			tm_objmap_to_idx_direct, &tp->map);
 	turbomem_stats_count_put(tp->stats, n, retries);
 	return 0;
 }
@@ -169,11 +173,12 @@ turbomem_enqueue_one(struct rte_mempool *mp, void * const *obj_table)
 	struct turbomem_pool *tp = mp->pool_data;
 	unsigned int retries;
 
+	/* As in turbomem_enqueue_group. */
+	if (unlikely(!tp->map.direct || turbomem_track_epoch(tp) != 0))
+		return turbomem_enqueue_bulk(mp, obj_table, 1);
 	TM_DEBUG_PUT(mp, obj_table, 1);
-	if (unlikely(turbomem_track_epoch(tp) != 0))
-		turbomem_track_put(mp, tp, obj_table, 1);
-	retries = tm_lifo_push_one(tp->lifo, obj_table[0], tm_objmap_to_idx,
-			&tp->map);
+	retries = tm_lifo_push_one(tp->lifo, obj_table[0],
+			tm_objmap_to_idx_direct, &tp->map);
 	turbomem_stats_count_put(tp->stats, 1, retries);
 	return 0;
 }
@@ -212,7 +217,10 @@ turbomem_dequeue_one(struct rte_mempool *mp, void **obj_table)
 	struct turbomem_pool *tp = mp->pool_data;
 	int ret;
 
-	ret = tm_lifo_pop_one(tp->lifo, obj_table, tm_objmap_to_obj,
+	/* A map that may call out: the general path (see enqueue_group). */
+	if (unlikely(!tp->map.direct))
+		return turbomem_dequeue_bulk(mp, obj_table, 1);
+	ret = tm_lifo_pop_one(tp->lifo, obj_table, tm_objmap_to_obj_direct,
 			&tp->map);
 	turbomem_stats_count_get(tp->stats, 1, ret);
 	TM_DEBUG_GET(mp, obj_table, 1, ret);
