@@ -375,45 +375,6 @@ tm_lifo_copy_members(void **dst, const struct tm_lifo_slot *s, uint32_t pos,
 }
 
 /**
- * tm_lifo_push_bulk of one object, which becomes a group of its own: no
- * member to store, no loop. Same steps and orderings as push_bulk (and
- * so the same contracts); push_bulk calls it for n == 1, and a caller
- * that knows n == 1 may call it directly.
- *
- * @return the number of failed CAS attempts (contention), for statistics.
- */
-static inline unsigned int
-tm_lifo_push_one(struct tm_lifo *l, void *obj, tm_lifo_to_idx_t *to_idx,
-		const void *ctx)
-{
-	uint32_t key = to_idx(ctx, obj);
-	struct tm_lifo_slot *s = &l->slot[key];
-	unsigned int retries = 0;
-	uint64_t old;
-
-	/* Acquire: the top's depth is read next (see push_bulk). */
-	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
-	for (;;) {
-		/* Relaxed: published by the CAS. */
-		rte_atomic_store_explicit(&s->link, tm_lifo_top(old),
-				rte_memory_order_relaxed);
-		/* Release: pairs with the acquire in tm_lifo_count_of. */
-		rte_atomic_store_explicit(&s->depth,
-				tm_lifo_count_of(l, tm_lifo_top(old)) +
-				TM_LIFO_GROUP, rte_memory_order_release);
-		TM_LIFO_TEST_YIELD();
-		/* Release / acquire: as in push_bulk. */
-		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
-				tm_lifo_pack(tm_lifo_ref(key, TM_LIFO_GROUP - 1),
-					tm_lifo_tag(old)),
-				rte_memory_order_release,
-				rte_memory_order_acquire))
-			return retries;
-		retries++;
-	}
-}
-
-/**
  * tm_lifo_pop_bulk of one object into *obj, with the same contracts and
  * orderings; pop_bulk calls it for n == 1, and a caller that knows
  * n == 1 may call it directly.
@@ -528,6 +489,21 @@ tm_lifo_push_group(struct tm_lifo *l, void * const *objs, unsigned int n,
 			return retries;
 		retries++;
 	}
+}
+
+/**
+ * tm_lifo_push_bulk of one object, which becomes a group of its own: no
+ * member to store, no loop (push_group with n == 1, folded by the
+ * compiler). push_bulk calls it for n == 1, and a caller that knows
+ * n == 1 may call it directly.
+ *
+ * @return the number of failed CAS attempts (contention), for statistics.
+ */
+static inline unsigned int
+tm_lifo_push_one(struct tm_lifo *l, void *obj, tm_lifo_to_idx_t *to_idx,
+		const void *ctx)
+{
+	return tm_lifo_push_group(l, &obj, 1, to_idx, ctx);
 }
 
 /**
