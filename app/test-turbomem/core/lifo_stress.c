@@ -369,7 +369,7 @@ push_hook(void)
 static void
 take_hook(void)
 {
-	struct obj *t[TM_LIFO_GROUP];
+	struct obj *t[TM_LIFO_GROUP] = { NULL };
 
 	ex_ret = popn(t, 1);
 	ex_y = t[0];

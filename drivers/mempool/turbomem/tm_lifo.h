@@ -254,10 +254,9 @@ tm_lifo_count_of(const struct tm_lifo *l, uint32_t ref)
 {
 	uint32_t key = tm_lifo_ref_idx(ref);
 
-	if (key == TM_LIFO_NIL)
-		return 0;
+	/* One compare on the path of a valid key: NIL is above capacity. */
 	if (key >= l->capacity)
-		return UINT32_MAX;
+		return key == TM_LIFO_NIL ? 0 : UINT32_MAX;
 	return rte_atomic_load_explicit(&l->slot[key].depth,
 			rte_memory_order_acquire) - tm_lifo_ref_pos(ref);
 }
@@ -375,6 +374,86 @@ tm_lifo_copy_members(void **dst, const struct tm_lifo_slot *s, uint32_t pos,
 	return cnt;
 }
 
+/**
+ * tm_lifo_pop_bulk of one object into *obj, with the same contracts and
+ * orderings; pop_bulk calls it for n == 1, and a caller that knows
+ * n == 1 may call it directly.
+ *
+ * One object needs no count: a top group that exists holds at least its
+ * key (its depth is at least G and its pos at most G - 1), so the top's
+ * depth is not read, and only an empty head (nil top) fails, at the
+ * instant it was read (exact failures). The next object is the top
+ * group's member at pos, or its key when pos is G - 1 (the group leaves
+ * the list and its link becomes the top).
+ *
+ * @return as tm_lifo_pop_bulk with n == 1; *obj is written only on
+ *   success.
+ */
+static inline int
+tm_lifo_pop_one(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
+		const void *ctx)
+{
+	const struct tm_lifo_slot *s;
+	uint32_t ref, key, pos;
+	uint64_t old, cur, new;
+	void *o = NULL;
+	int retries = 0;
+
+	/* Acquire: as in pop_bulk, the slot of the head's top is read next. */
+	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
+	for (;;) {
+		TM_LIFO_TEST_YIELD_READ();
+		ref = tm_lifo_top(old);
+		key = tm_lifo_ref_idx(ref);
+		pos = tm_lifo_ref_pos(ref);
+		if (key >= l->capacity) {
+			/* The head just read was empty: nothing to re-check. */
+			if (key == TM_LIFO_NIL)
+				return -ENOENT;
+			/*
+			 * Acquire: as above. A top beyond the capacity under
+			 * an unchanged head is corrupt (as pop_bulk's short
+			 * chain), not stale.
+			 */
+			cur = rte_atomic_load_explicit(&l->head,
+					rte_memory_order_acquire);
+			if (cur == old)
+				return -EFAULT;
+			old = cur;
+			retries++;
+			continue;
+		}
+		s = &l->slot[key];
+		/*
+		 * Relaxed loads: a stale member or link makes the CAS fail
+		 * (head changed), as in pop_bulk's walk.
+		 */
+		if (pos == TM_LIFO_GROUP - 1) {
+			new = tm_lifo_pack(rte_atomic_load_explicit(&s->link,
+					rte_memory_order_relaxed),
+				tm_lifo_tag(old) + 1);
+		} else {
+			o = rte_atomic_load_explicit(&s->obj[pos],
+					rte_memory_order_relaxed);
+			new = tm_lifo_pack(tm_lifo_ref(key, pos + 1),
+				tm_lifo_tag(old) + 1);
+		}
+		TM_LIFO_TEST_YIELD();
+		/*
+		 * acq_rel / acquire: as pop_bulk's commit (release keeps the
+		 * member load before it: the group stays shared).
+		 */
+		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
+				new, rte_memory_order_acq_rel,
+				rte_memory_order_acquire))
+			break;
+		retries++;
+	}
+	/* The key is ours now, and so is the index to name it. */
+	*obj = pos == TM_LIFO_GROUP - 1 ? to_obj(ctx, key) : o;
+	return retries;
+}
+
 /*
  * tm_lifo_push_bulk for 1 <= n <= G: one group, no loop over groups. Same
  * steps and orderings as the general case below.
@@ -413,6 +492,21 @@ tm_lifo_push_group(struct tm_lifo *l, void * const *objs, unsigned int n,
 }
 
 /**
+ * tm_lifo_push_bulk of one object, which becomes a group of its own: no
+ * member to store, no loop (push_group with n == 1, folded by the
+ * compiler). push_bulk calls it for n == 1, and a caller that knows
+ * n == 1 may call it directly.
+ *
+ * @return the number of failed CAS attempts (contention), for statistics.
+ */
+static inline unsigned int
+tm_lifo_push_one(struct tm_lifo *l, void *obj, tm_lifo_to_idx_t *to_idx,
+		const void *ctx)
+{
+	return tm_lifo_push_group(l, &obj, 1, to_idx, ctx);
+}
+
+/**
  * Push n objects owned by the caller, committed with one CAS. Never fails.
  * n == 0 is a no-op. The first object of objs ends on top.
  *
@@ -427,6 +521,8 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 	unsigned int i, len, pos, retries = 0;
 	uint32_t first = 0, key, ref, below;
 
+	if (n == 1)
+		return tm_lifo_push_one(l, objs[0], to_idx, ctx);
 	if (n <= TM_LIFO_GROUP)
 		return n == 0 ? 0 : tm_lifo_push_group(l, objs, n, to_idx, ctx);
 
@@ -515,6 +611,8 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 	uint64_t old, cur;
 	int retries = 0;
 
+	if (n == 1)
+		return tm_lifo_pop_one(l, objs, to_obj, ctx);
 	if (n == 0)
 		return 0;
 

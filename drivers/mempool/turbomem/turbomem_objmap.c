@@ -34,6 +34,7 @@ tm_objmap_fini(struct tm_objmap *m)
 	m->nb_chunks = 0;
 	m->cap_chunks = 0;
 	m->one_per_page = 0;
+	m->direct = 0;
 }
 
 uint32_t
@@ -171,6 +172,12 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 	m->c0 = m->chunks[0];
 	m->one_per_page = m->nb_chunks == 1 && c->per_page == 1 &&
 		c->pg_shift != TM_OBJMAP_NO_PAGE_SHIFT;
+	m->one_p0 = m->c0.page0 + m->header_size;
+	m->one_mask = m->c0.pg_mask;
+	m->one_shift = m->c0.pg_shift;
+	m->one_per_pg = m->c0.per_page;
+	m->one_bias = m->c0.per_page - m->c0.k0;
+	m->one_off0 = (uint32_t)(m->c0.base - m->c0.page0);
 	/* No table (no memory): the arithmetic and binary search instead. */
 	if (m->obj_of == NULL && m->nb_chunks == 1)
 		m->obj_of = rte_malloc_socket("turbomem_objmap",
@@ -184,6 +191,8 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 	}
 	if (m->nb_chunks > 1)
 		tm_objmap_build_blocks(m);
+	m->direct = (m->nb_chunks == 1 || m->blk != NULL) &&
+		(m->one_per_page || m->obj_of != NULL);
 	return 0;
 }
 

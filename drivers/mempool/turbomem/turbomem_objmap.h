@@ -80,6 +80,19 @@ struct tm_objmap {
 	 * offset inside a chunk, see tm_objmap_plan).
 	 */
 	uint64_t div_magic;
+	/*
+	 * One chunk (nb_chunks == 1), object to index from the object
+	 * address, with d = obj - one_p0 and p = d >> one_shift (the page
+	 * of d, 0 for every d where objects may cross pages):
+	 * p * one_per_pg - one_bias + d & one_mask / total_sz from the second
+	 * page on, (d - one_off0) / total_sz in the first.
+	 */
+	uintptr_t one_p0;	/**< page0 + header_size */
+	uint64_t one_mask;	/**< pg_mask */
+	uint32_t one_shift;	/**< pg_shift */
+	uint32_t one_per_pg;	/**< per_page */
+	uint32_t one_bias;	/**< per_page - k0 */
+	uint32_t one_off0;	/**< base - page0 */
 	uint32_t nb_objs;	/**< indices handed out so far */
 	uint32_t nb_chunks;
 	uint32_t cap_chunks;
@@ -90,6 +103,12 @@ struct tm_objmap {
 	 * directions are a shift, no division.
 	 */
 	uint32_t one_per_page;
+	/**
+	 * Both directions without a call: the one-chunk arithmetic or the
+	 * block table, and the object table or the one-per-page shift
+	 * (tm_objmap_to_idx_direct, tm_objmap_to_obj_direct).
+	 */
+	uint32_t direct;
 	struct tm_chunk c0;	/**< copy of chunks[0]: no pointer to chase */
 	struct tm_chunk *chunks;	/**< populate order = index order */
 	uint32_t *by_va;		/**< chunk numbers sorted by base */
@@ -167,9 +186,12 @@ const struct tm_chunk *tm_objmap_chunk_of_idx(const struct tm_objmap *m,
 const struct tm_chunk *tm_objmap_chunk_of_elt(const struct tm_objmap *m,
 		uintptr_t elt);
 
-/** Index to object pointer; idx must be below m->nb_objs. */
+/*
+ * The directions of a map with m->direct set: no call, so that the ops'
+ * one-object and one-group paths, which use them, save no registers.
+ */
 static inline void *
-tm_objmap_to_obj(const void *ctx, uint32_t idx)
+tm_objmap_to_obj_direct(const void *ctx, uint32_t idx)
 {
 	const struct tm_objmap *m = ctx;
 	const struct tm_chunk *c = &m->c0;
@@ -179,8 +201,41 @@ tm_objmap_to_obj(const void *ctx, uint32_t idx)
 		return (void *)((idx < c->k0 ? c->base : c->page0 +
 			((uintptr_t)(idx + 1 - c->k0) << c->pg_shift)) +
 			m->header_size);
-	if (likely(m->obj_of != NULL))
-		return m->obj_of[idx];
+	return m->obj_of[idx];
+}
+
+static inline uint32_t
+tm_objmap_to_idx_direct(const void *ctx, const void *obj)
+{
+	const struct tm_objmap *m = ctx;
+	const struct tm_objmap_blk *b;
+	const struct tm_chunk *c;
+	uintptr_t elt;
+
+	if (likely(m->nb_chunks == 1)) {
+		uint64_t d = (uintptr_t)obj - m->one_p0;
+		uint64_t p = d >> m->one_shift;
+
+		if (likely(p != 0))
+			return (uint32_t)p * m->one_per_pg - m->one_bias +
+				tm_objmap_div(m, d & m->one_mask);
+		return tm_objmap_div(m, d - m->one_off0);
+	}
+	elt = (uintptr_t)obj - m->header_size;
+	b = &m->blk[(elt >> m->blk_shift) - m->blk0];
+	c = &m->chunks[elt < b->split ? b->lo : b->hi];
+	return c->first_idx + tm_chunk_idx(m, c, elt);
+}
+
+/** Index to object pointer; idx must be below m->nb_objs. */
+static inline void *
+tm_objmap_to_obj(const void *ctx, uint32_t idx)
+{
+	const struct tm_objmap *m = ctx;
+	const struct tm_chunk *c = &m->c0;
+
+	if (likely(m->one_per_page || m->obj_of != NULL))
+		return tm_objmap_to_obj_direct(ctx, idx);
 	if (unlikely(m->nb_chunks != 1))
 		c = tm_objmap_chunk_of_idx(m, idx);
 	return tm_chunk_obj(m, c, idx - c->first_idx);
@@ -192,21 +247,11 @@ tm_objmap_to_idx(const void *ctx, const void *obj)
 {
 	const struct tm_objmap *m = ctx;
 	uintptr_t elt = (uintptr_t)obj - m->header_size;
-	const struct tm_chunk *c = &m->c0;
+	const struct tm_chunk *c;
 
-	if (likely(m->one_per_page))
-		return (uint32_t)((elt - c->page0) >> c->pg_shift) +
-			c->k0 - 1;
-	if (unlikely(m->nb_chunks != 1)) {
-		if (likely(m->blk != NULL)) {
-			const struct tm_objmap_blk *b =
-				&m->blk[(elt >> m->blk_shift) - m->blk0];
-
-			c = &m->chunks[elt < b->split ? b->lo : b->hi];
-		} else {
-			c = tm_objmap_chunk_of_elt(m, elt);
-		}
-	}
+	if (likely(m->nb_chunks == 1 || m->blk != NULL))
+		return tm_objmap_to_idx_direct(ctx, obj);
+	c = tm_objmap_chunk_of_elt(m, elt);
 	return c->first_idx + tm_chunk_idx(m, c, elt);
 }
 

@@ -122,8 +122,16 @@ turbomem_free(struct rte_mempool *mp)
 	mp->pool_data = NULL;
 }
 
-static int
-turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
+/*
+ * Each bulk size class has its own function, out of line: one object
+ * (gets and puts without a mempool cache), one group (up to
+ * TM_LIFO_GROUP objects, as a put of a mempool cache flush of that size
+ * or less) and more. The ops are then a compare and a tail call, and the
+ * smaller paths save few registers, set up no loop over groups, and (one
+ * object) load no count (tm_lifo_push_one, tm_lifo_pop_one).
+ */
+static __rte_noinline int
+turbomem_enqueue_bulk(struct rte_mempool *mp, void * const *obj_table,
 		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
@@ -138,8 +146,57 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 	return 0;
 }
 
+/* 1 <= n <= TM_LIFO_GROUP. */
+static __rte_noinline int
+turbomem_enqueue_group(struct rte_mempool *mp, void * const *obj_table,
+		unsigned int n)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+	unsigned int retries;
+
+	/*
+	 * Tracked, or a map that may call out: the general path, so that
+	 * this one calls nothing (and saves no registers).
+	 */
+	if (unlikely(!tp->map.direct || turbomem_track_epoch(tp) != 0))
+		return turbomem_enqueue_bulk(mp, obj_table, n);
+	TM_DEBUG_PUT(mp, obj_table, n);
+	retries = tm_lifo_push_group(tp->lifo, obj_table, n,
+			tm_objmap_to_idx_direct, &tp->map);
+	turbomem_stats_count_put(tp->stats, n, retries);
+	return 0;
+}
+
+static __rte_noinline int
+turbomem_enqueue_one(struct rte_mempool *mp, void * const *obj_table)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+	unsigned int retries;
+
+	/* As in turbomem_enqueue_group. */
+	if (unlikely(!tp->map.direct || turbomem_track_epoch(tp) != 0))
+		return turbomem_enqueue_bulk(mp, obj_table, 1);
+	TM_DEBUG_PUT(mp, obj_table, 1);
+	retries = tm_lifo_push_one(tp->lifo, obj_table[0],
+			tm_objmap_to_idx_direct, &tp->map);
+	turbomem_stats_count_put(tp->stats, 1, retries);
+	return 0;
+}
+
 static int
-turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
+turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
+		unsigned int n)
+{
+	if (n == 1)
+		return turbomem_enqueue_one(mp, obj_table);
+	if (n != 0 && n <= TM_LIFO_GROUP)
+		return turbomem_enqueue_group(mp, obj_table, n);
+	return turbomem_enqueue_bulk(mp, obj_table, n);
+}
+
+static __rte_noinline int
+turbomem_dequeue_bulk(struct rte_mempool *mp, void **obj_table,
+		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
 	int ret;
@@ -152,6 +209,33 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 	if (unlikely(turbomem_track_epoch(tp) != 0))
 		return turbomem_track_get(tp, obj_table, n, ret);
 	return ret < 0 ? ret : 0;
+}
+
+static __rte_noinline int
+turbomem_dequeue_one(struct rte_mempool *mp, void **obj_table)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+	int ret;
+
+	/* A map that may call out: the general path (see enqueue_group). */
+	if (unlikely(!tp->map.direct))
+		return turbomem_dequeue_bulk(mp, obj_table, 1);
+	ret = tm_lifo_pop_one(tp->lifo, obj_table, tm_objmap_to_obj_direct,
+			&tp->map);
+	turbomem_stats_count_get(tp->stats, 1, ret);
+	TM_DEBUG_GET(mp, obj_table, 1, ret);
+	/* As in turbomem_dequeue_bulk. */
+	if (unlikely(turbomem_track_epoch(tp) != 0))
+		return turbomem_track_get(tp, obj_table, 1, ret);
+	return ret < 0 ? ret : 0;
+}
+
+static int
+turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
+{
+	if (n == 1)
+		return turbomem_dequeue_one(mp, obj_table);
+	return turbomem_dequeue_bulk(mp, obj_table, n);
 }
 
 static unsigned int
