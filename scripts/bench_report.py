@@ -1179,13 +1179,14 @@ def model_rows(res):
 def seed003_reading(res, cl, mr, tlb):
     """Seed 003's question answered from the T1 rows and the model rows."""
     L = ["Reading of seed 003: which part of its 27-58% is visible here?", ""]
+    items = []
     by = {c.cid: c for c in cl}
     for cid in ("T1", "T1b"):
         c = by.get(cid)
         if c is not None:
-            L += ["- %s (%s): %s; %s." % (cid, c.text.split(". Here: ")[-1].rstrip("."),
-                                          rst_escape(c.figure or "missing"),
-                                          c.verdict)]
+            items += ["%s (%s): %s; %s." % (cid, c.text.split(". Here: ")[-1].rstrip("."),
+                                            rst_escape(c.figure or "missing"),
+                                            c.verdict)]
     need = {}
     for _, _, r, e in mr:
         for k, v in (("4 KB", num(r["pages_4k_per_1000"])),
@@ -1195,21 +1196,81 @@ def seed003_reading(res, cl, mr, tlb):
                 lo, hi = need.get(k, (v, v))
                 need[k] = (min(lo, v), max(hi, v))
     if need:
-        L += ["- Model, after drops: a window of 1000 packets needs %s." % "; ".join(
+        items += ["Model, after drops: a window of 1000 packets needs %s." % "; ".join(
             "%.0f-%.0f %s entries" % (lo, hi, k) if lo != hi else "%.0f %s entries" % (lo, k)
             for k, (lo, hi) in need.items())]
     if tlb.get("tlb_src", "").startswith("cpuid"):
-        L += ["- This CPU's data TLB: L1 %s and L2 %s entries for 4 KB pages, L1 %s and "
-              "L2 %s for 2 MB pages." % (tlb.get("l1d_4k"), tlb.get("l2d_4k"),
-                                         tlb.get("l1d_2m"), tlb.get("l2d_2m"))]
-    L += ["",
-          "What is visible is the whole change of cycles per mbuf with the page size, "
-          "with the model's entry counts beside the TLB sizes; the share of it that "
-          "is dTLB misses needs the PMU counters (hw scenario), which this machine "
-          "%s." % ("lacks" if "n/a" in (res.find("hw", "turbomem") or {}).get(
-              "status", "n/a") else "has: see P3 and T1"),
-          ""]
+        items += ["This CPU's data TLB: L1 %s and L2 %s entries for 4 KB pages, L1 %s and "
+                  "L2 %s for 2 MB pages." % (tlb.get("l1d_4k"), tlb.get("l2d_4k"),
+                                             tlb.get("l1d_2m"), tlb.get("l2d_2m"))]
+    L += bullets(items) if items else []
+    L += prose("What is visible is the whole change of cycles per mbuf with the page size, "
+               "with the model's entry counts beside the TLB sizes; the share of it that "
+               "is dTLB misses needs the PMU counters (hw scenario), which this machine "
+               "%s." % ("lacks" if "n/a" in (res.find("hw", "turbomem") or {}).get(
+                   "status", "n/a") else "has: see P3 and T1")) + [""]
     return L
+
+
+# DPDK's documentation conventions (doc/guides/contributing/documentation.rst):
+# each sentence on a line of its own, lines under 100 characters wrapped at
+# punctuation, "*" bullets a blank line apart, tables with a caption.
+RST_WIDTH = 99
+SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=\S)")
+WRAP_AT = re.compile(r"[,;:] ")
+WRAP_BEFORE = re.compile(r" (?=(and|but|or|against|vs|with|by|on|where|which) )")
+
+
+def wrap_sentence(s, width):
+    """Lines of one sentence, broken after a comma, semicolon or colon
+    (outside ``literals`` and brackets) so that each stays within width
+    where it can."""
+    out = []
+    while len(s) > width:
+        def free(i):
+            return s.count("``", 0, i) % 2 == 0 and \
+                s.count("(", 0, i) == s.count(")", 0, i)
+        cuts = [m.end() for m in WRAP_AT.finditer(s) if free(m.start())]
+        before = [c for c in cuts if c - 1 <= width]
+        # no punctuation: before a conjunction or preposition, past the middle
+        words = [m.start() + 1 for m in WRAP_BEFORE.finditer(s, width // 2, width + 1)
+                 if free(m.start())]
+        cut = before[-1] if before else (words[-1] if words else
+                                         (cuts[0] if cuts else None))
+        if cut is None:
+            break
+        out.append(s[:cut].rstrip())
+        s = s[cut:]
+    return out + [s]
+
+
+def prose(text, indent=0):
+    """One sentence per line, each wrapped at punctuation."""
+    out = []
+    for sent in SENTENCE_END.split(text.strip()):
+        out += wrap_sentence(sent, RST_WIDTH - indent)
+    return out
+
+
+def bullets(items):
+    """A "*" bullet list, items a blank line apart, a blank line after."""
+    out = []
+    for item in items:
+        lines = prose(item, 2)
+        out += ["* " + lines[0]] + ["  " + l for l in lines[1:]] + [""]
+    return out
+
+
+def simple_table(caption, header, rows):
+    """A ".. table::" simple table (short cells) with its caption."""
+    cols = list(zip(header, *rows))
+    widths = [max(len(c) for c in col) for col in cols]
+    rule = "   " + " ".join("=" * w for w in widths)
+
+    def line(cells):
+        return "   " + " ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    return [".. table:: " + caption, "", rule, line(header), rule] + \
+        [line(r) for r in rows] + [rule, ""]
 
 
 def rst_cell(lines, first):
@@ -1220,6 +1281,14 @@ def rst_cell(lines, first):
     out.append(lead + lines[0])
     for l in lines[1:]:
         out.append("       " + l)
+    return out
+
+
+def cell_prose(*texts):
+    """Lines of a list-table cell: each text one sentence per line."""
+    out = []
+    for t in texts:
+        out += prose(t, 7)
     return out
 
 
@@ -1249,53 +1318,53 @@ def write_page(res, cl, path):
           "",
           "Turbomem Evidence",
           "=================",
-          "",
-          "Every claim made about turbomem, by the papers and articles it started from "
-          "(the seeds) and by this project's own README and design page, with the "
-          "command that tests it here, the figure it gave and a verdict.",
-          "The page is generated from the results of one command, "
-          "``scripts/bench.sh evidence`` (about 10 minutes on 2 vCPUs), by "
-          "``scripts/bench_report.py evidence``; nothing on it is typed by hand.",
-          "A refuted claim stays here as refuted: that is a result.",
-          "",
+          ""]
+    L += prose("Every claim made about turbomem, by the papers and articles it started from "
+               "(the seeds) and by this project's own README and design page, with the "
+               "command that tests it here, the figure it gave and a verdict. "
+               "The page is generated from the results of one command, "
+               "``scripts/bench.sh evidence`` (about 10 minutes on 2 vCPUs), by "
+               "``scripts/bench_report.py evidence``; nothing on it is typed by hand. "
+               "A refuted claim stays here as refuted: that is a result.")
+    L += ["",
           "Machine and run",
           "---------------",
-          "",
-          "- CPU: %s%s (%s CPUs%s)" % (
-              m.get("cpu", "?"), ", " + m["cpu_id"] if m.get("cpu_id") else "",
-              m.get("cpus", "?"),
-              ", %s guest" % m["hypervisor"] if m.get("hypervisor") else ""),
-          "- Kernel: %s; THP: ``%s``" % (m.get("kernel", "?"), m.get("thp", "?")),
-          "- DPDK: %s (installed; testpmd and the bench build against it)" % m.get("dpdk", "?"),
-          "- Run: ``%s`` of commit %s, %s to %s" % (
-              "scripts/bench.sh " + m.get("mode", "?"), m.get("commit", "?"),
-              m.get("when_start", "?"), m.get("when_end", "?")),
-          "- Load average (1, 5, 15 min) at start: %s; at end: %s" % (
-              m.get("load_start", "?"), m.get("load_end", "?")),
-          "- Huge pages: %s" % m.get("hugepages", "?"),
           ""]
+    L += bullets([
+        "CPU: %s%s (%s CPUs%s)" % (
+            m.get("cpu", "?"), ", " + m["cpu_id"] if m.get("cpu_id") else "",
+            m.get("cpus", "?"),
+            ", %s guest" % m["hypervisor"] if m.get("hypervisor") else ""),
+        "Kernel: %s; THP: ``%s``" % (m.get("kernel", "?"), m.get("thp", "?")),
+        "DPDK: %s (installed; testpmd and the bench build against it)" % m.get("dpdk", "?"),
+        "Run: ``%s`` of commit %s, %s to %s" % (
+            "scripts/bench.sh " + m.get("mode", "?"), m.get("commit", "?"),
+            m.get("when_start", "?"), m.get("when_end", "?")),
+        "Load average (1, 5, 15 min) at start: %s; at end: %s" % (
+            m.get("load_start", "?"), m.get("load_end", "?")),
+        "Huge pages: %s" % m.get("hugepages", "?")])
     if m.get("mode") == "evidence-short":
-        L += ["This page comes from ``evidence-short``: seconds-long measurements "
-              "with small pools, a check that every row can be produced; its "
-              "figures are not evidence.", ""]
+        L += prose("This page comes from ``evidence-short``: seconds-long measurements "
+                   "with small pools, a check that every row can be produced; its "
+                   "figures are not evidence.") + [""]
     try:
         load = float(m.get("load_start", "0").split()[0])
     except ValueError:
         load = 0
     if load > 0.5 * float(m.get("cpus", "2") or 2):
-        L += ["The machine was shared while this ran (load above).",
-              "Ratios within one run, handlers interleaved round by round, are what "
-              "the figures can support; absolute rates are low and noisy.", ""]
-    L += ["Verdicts: a claimed gain is reproduced when the measured ratio reaches "
-          "%d%% of the claimed one; a quoted ratio when the measured one is within "
-          "+-%d%% of it; a comparative word when its stated condition holds (given "
-          "in the row)." % (TOL_GAIN * 100, TOL_FIGURE * 100),
-          "\"not testable here\" says why; \"missing\" means the results directory "
-          "has no result for the row.",
-          "Commands: ``$B`` is ``build/app/test-turbomem/dpdk-test-turbomem``; "
-          "the bench commands write their rows with ``--csv``/``--json``, "
-          "testpmd's go to ``TM_RESULTS_DIR``.",
-          "",
+        L += prose("The machine was shared while this ran (load above). "
+                   "Ratios within one run, handlers interleaved round by round, are what "
+                   "the figures can support; absolute rates are low and noisy.") + [""]
+    L += prose("Verdicts: a claimed gain is reproduced when the measured ratio reaches "
+               "%d%% of the claimed one; a quoted ratio when the measured one is within "
+               "+-%d%% of it; a comparative word when its stated condition holds (given "
+               "in the row). " % (TOL_GAIN * 100, TOL_FIGURE * 100) +
+               "\"not testable here\" says why; \"missing\" means the results directory "
+               "has no result for the row. "
+               "Commands: ``$B`` is ``build/app/test-turbomem/dpdk-test-turbomem``; "
+               "the bench commands write their rows with ``--csv``/``--json``, "
+               "testpmd's go to ``TM_RESULTS_DIR``.")
+    L += ["",
           "Claims",
           "------",
           "",
@@ -1319,48 +1388,43 @@ def write_page(res, cl, path):
             cmds = ["(none in this set)" if not c.parts else
                     "(no command recorded: %s)" % ", ".join(c.parts)]
         L += rst_cell("%s" % c.cid, True)
-        L += rst_cell(["%s" % rst_escape(c.text), "", "*%s*" % c.who], False)
+        L += rst_cell(cell_prose(rst_escape(c.text), "*%s*" % c.who), False)
         L += rst_cell(cmds, False)
         fig = rst_escape(c.figure) if c.figure else "missing"
-        L += rst_cell([fig, "", "(%s)" % rst_escape(c.machine or "?")], False)
-        L += rst_cell(["**%s**" % c.verdict, "", rst_escape(c.why)], False)
+        L += rst_cell(cell_prose(fig, "(%s)" % rst_escape(c.machine or "?")), False)
+        L += rst_cell(cell_prose("**%s**" % c.verdict, rst_escape(c.why)), False)
     L += [""]
 
     # The model.
     L += ["MODEL: TLB entries a packet stream needs",
           "----------------------------------------",
-          "",
-          "This section is a model, not a measurement of TLB misses (this machine "
-          "%s)." % ("has no PMU" if "n/a" in (res.find("hw", "turbomem") or {}).get("status", "n/a")
-                    else "has a PMU: see P3 and T1 for measured misses"),
-          "The pages scenario records, for each window of 1000 packets of the deep "
-          "workload (half the pool in flight), the mbuf header and data line "
-          "addresses, and counts the distinct pages among them at 4 KB, 2 MB and 1 GB "
-          "granularity: the TLB entries that window needs were the pool mapped with "
-          "pages of that size.",
-          "A window needing more entries than the data TLB holds misses on most "
-          "packets; the row's memory is what the pool was really mapped with.",
           ""]
+    L += prose("This section is a model, not a measurement of TLB misses (this machine "
+               "%s). " % ("has no PMU" if "n/a" in (res.find("hw", "turbomem") or {}).get(
+                   "status", "n/a") else "has a PMU: see P3 and T1 for measured misses") +
+               "The pages scenario records, for each window of 1000 packets of the deep "
+               "workload (half the pool in flight), the mbuf header and data line "
+               "addresses, and counts the distinct pages among them at 4 KB, 2 MB and 1 GB "
+               "granularity: the TLB entries that window needs were the pool mapped with "
+               "pages of that size. "
+               "A window needing more entries than the data TLB holds misses on most "
+               "packets; the row's memory is what the pool was really mapped with.")
+    L += [""]
     mr = model_rows(res)
     tlb = next((e for _, _, _, e in mr if e.get("tlb_src")), {})
     if tlb.get("tlb_src", "").startswith("cpuid"):
-        L += ["Data TLB of this CPU (%s): L1 %s / %s / %s entries, L2 %s / %s / %s "
-              "entries for 4 KB / 2 MB / 1 GB pages (0: none reported; a hypervisor "
-              "may hide them)." % (tlb["tlb_src"], tlb.get("l1d_4k"), tlb.get("l1d_2m"),
-                                   tlb.get("l1d_1g"), tlb.get("l2d_4k"), tlb.get("l2d_2m"),
-                                   tlb.get("l2d_1g")), ""]
+        L += prose("Data TLB of this CPU (%s): L1 %s / %s / %s entries, L2 %s / %s / %s "
+                   "entries for 4 KB / 2 MB / 1 GB pages (0: none reported; a hypervisor "
+                   "may hide them)." % (tlb["tlb_src"], tlb.get("l1d_4k"), tlb.get("l1d_2m"),
+                                        tlb.get("l1d_1g"), tlb.get("l2d_4k"), tlb.get("l2d_2m"),
+                                        tlb.get("l2d_1g"))) + [""]
     else:
-        L += ["Data TLB sizes: not read (%s)." % rst_escape(tlb.get("tlb_src", "no pages results")), ""]
+        L += prose("Data TLB sizes: not read (%s)." % rst_escape(
+            tlb.get("tlb_src", "no pages results"))) + [""]
     if not mr:
         L += ["Model inputs: missing (no pages results).", ""]
     else:
-        L += [".. list-table:: MODEL: distinct pages per 1000 packets (fresh pool -> after drops)",
-              "   :header-rows: 1",
-              "",
-              ]
-        L += rst_cell("Handler", True) + rst_cell("Memory (backing)", False) + \
-            rst_cell("4 KB pages", False) + rst_cell("2 MB pages", False) + \
-            rst_cell("1 GB pages", False) + rst_cell("Fits L1 / L2 dTLB", False)
+        rows = []
         for h, mem, r, e in mr:
             def f(k):
                 try:
@@ -1383,23 +1447,23 @@ def write_page(res, cl, path):
                         "G", " GB"), fit(l1), fit(l2))
             except (KeyError, ValueError, TypeError):
                 pass
-            L += rst_cell(h, True)
-            L += rst_cell("%s (%s)" % (memname(mem), r["backing"]), False)
-            L += rst_cell("%s -> %s" % (f("fresh_4k"), "%.0f" % after["4k"] if after["4k"] is not None else "?"), False)
-            L += rst_cell("%s -> %s" % (f("fresh_2m"), "%.0f" % after["2m"] if after["2m"] is not None else "?"), False)
-            L += rst_cell("%s -> %s" % (f("fresh_1g"), "%.0f" % after["1g"] if after["1g"] is not None else "?"), False)
-            L += rst_cell(fits, False)
-        L += [""]
+            rows.append([h, "%s (%s)" % (memname(mem), r["backing"])] + [
+                "%s -> %s" % (f("fresh_" + k),
+                              "%.0f" % after[k] if after[k] is not None else "?")
+                for k in ("4k", "2m", "1g")] + [fits])
+        L += simple_table(
+            "MODEL: distinct pages per 1000 packets (fresh pool -> after drops)",
+            ["Handler", "Memory (backing)", "4 KB pages", "2 MB pages",
+             "1 GB pages", "Fits L1 / L2 dTLB"], rows)
     L += seed003_reading(res, cl, mr, tlb)
 
     # Commands not cited above.
     L += ["All commands of this run",
           "------------------------",
-          "",
-          "In the order run (``scripts/bench.sh evidence`` runs them all, reserving "
-          "and releasing the huge pages; ``/tmp/tm-evidence-1g.*`` is its private "
-          "1 GB hugetlbfs mount):",
           ""]
+    L += prose("In the order run (``scripts/bench.sh evidence`` runs them all, reserving "
+               "and releasing the huge pages; ``/tmp/tm-evidence-1g.*`` is its private "
+               "1 GB hugetlbfs mount):") + [""]
     if res.cmds:
         for k, v in res.cmds.items():
             L += ["``%s``" % k, "   ``%s``" % shorten(v, res), ""]
@@ -1407,14 +1471,10 @@ def write_page(res, cl, path):
         L += ["(none recorded)", ""]
     if res.failed:
         L += ["Failed in this run (their rows show as missing):", ""]
-        for k, v in res.failed.items():
-            L += ["- %s: %s" % (k, rst_escape(v))]
-        L += [""]
+        L += bullets("%s: %s" % (k, rst_escape(v)) for k, v in res.failed.items())
     if res.nt:
         L += ["Not testable on this machine:", ""]
-        for k, v in res.nt.items():
-            L += ["- %s: %s" % (k, rst_escape(v))]
-        L += [""]
+        L += bullets("%s: %s" % (k, rst_escape(v)) for k, v in res.nt.items())
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
         f.write("\n".join(L))
@@ -1425,14 +1485,15 @@ def update_readme(res, cl, path):
     by = {c.cid: c for c in cl}
     m = res.machine
     B = [".. evidence-begin (generated by scripts/bench_report.py evidence: do not edit)",
-         "",
-         "Measured on %s (%s CPUs%s, %s, DPDK %s; load average %s), from "
-         "``doc/guides/mempool/turbomem_evidence.rst`` (``scripts/bench.sh "
-         "evidence``), which lists every claim:" % (
-             m.get("cpu", "?"), m.get("cpus", "?"),
-             ", %s guest" % m["hypervisor"] if m.get("hypervisor") else "",
-             m.get("kernel", "?"), m.get("dpdk", "?"), m.get("load_start", "?")),
          ""]
+    B += prose("Measured on %s (%s CPUs%s, %s, DPDK %s; load average %s), from "
+               "``doc/guides/mempool/turbomem_evidence.rst`` (``scripts/bench.sh "
+               "evidence``), which lists every claim:" % (
+                   m.get("cpu", "?"), m.get("cpus", "?"),
+                   ", %s guest" % m["hypervisor"] if m.get("hypervisor") else "",
+                   m.get("kernel", "?"), m.get("dpdk", "?"), m.get("load_start", "?")))
+    B += [""]
+    items = []
     heads = (
         ("G6b", "testpmd io forwarding, 2 x net_null, --no-huge, mbuf cache 250 "
                 "(the design page quotes 2.72x)"),
@@ -1448,8 +1509,8 @@ def update_readme(res, cl, path):
         c = by.get(cid)
         if c is None:
             continue
-        B.append("- %s: %s (%s)." % (head, c.figure or "missing", c.verdict))
-    B += ["", ".. evidence-end"]
+        items.append("%s: %s (%s)." % (head, c.figure or "missing", c.verdict))
+    B += bullets(items) + [".. evidence-end"]
     with open(path) as f:
         s = f.read()
     pat = re.compile(r"\.\. evidence-begin.*?\.\. evidence-end", re.S)
