@@ -64,9 +64,6 @@ quick | full | smoke | evidence | evidence-short | vs-dpdk | cache-claim) ;;
 *) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|vs-dpdk|cache-claim]" >&2; exit 2 ;;
 esac
 
-log() { printf '[bench.sh] %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
-
 # Copyright(c) 2026 The turbomem authors
 #
 # vs-dpdk: cross-check turbomem_bench's grid against DPDK's own mempool_perf_autotest
