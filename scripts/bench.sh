@@ -64,8 +64,6 @@ quick | full | smoke | evidence | evidence-short | vs-dpdk | cache-claim) ;;
 *) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|vs-dpdk|cache-claim]" >&2; exit 2 ;;
 esac
 
-# Copyright(c) 2026 The turbomem authors
-#
 # vs-dpdk: cross-check turbomem_bench's grid against DPDK's own mempool_perf_autotest
 # (Debian's dpdk-test) for ring_mp_mc and lf_stack, same parameters: no
 # cache, one lcore on CPU 1, get and put bulk {1, 4, 32}, keep {32, 128,
@@ -145,8 +143,6 @@ vs_dpdk() {
 		"$TM_REF_SPEEDUP" "$out"/vs-dpdk-grid-*.csv | tee "$out/vs-dpdk.txt"
 }
 
-# Copyright(c) 2026 The turbomem authors
-#
 # cache-claim: the mempool cache claim of DPDK 26.07 (commit f5e1310f16:
 # cache miss rate of shaper queues from ~1/20 to ~1/48 objects at an
 # effective cache of 384) measured with turbomem_bench --scenario cache
@@ -294,7 +290,6 @@ run() {
 }
 ran=()
 
-#
 # evidence, evidence-short: the evidence set.
 #
 #   scripts/bench.sh evidence         (about 10 minutes on 2 vCPUs)
