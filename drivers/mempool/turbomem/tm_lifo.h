@@ -634,7 +634,7 @@ tm_lifo_pop_top(struct tm_lifo *l, void **objs, unsigned int n,
 		ref = tm_lifo_top(old);
 		key = tm_lifo_ref_idx(ref);
 		pos = tm_lifo_ref_pos(ref);
-		/* An empty or stale head names no slot: pop_bulk decides. */
+		/* An empty or stale head names no slot: the walk decides. */
 		if (key >= l->capacity || pos + n > TM_LIFO_GROUP)
 			return -EAGAIN;
 		s = &l->slot[key];
