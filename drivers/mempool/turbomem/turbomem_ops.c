@@ -125,10 +125,10 @@ turbomem_free(struct rte_mempool *mp)
 /*
  * Each bulk size class has its own function, out of line: one object
  * (gets and puts without a mempool cache), one group (up to
- * TM_LIFO_GROUP objects, as a put of a mempool cache flush of that size
- * or less, or a get the top group holds) and more. The ops are then a compare and a tail call, and the
- * smaller paths save few registers, set up no loop over groups, and (one
- * object) load no count (tm_lifo_push_one, tm_lifo_pop_one).
+ * TM_LIFO_GROUP objects: a put of a cache flush of that size or less, a
+ * get the top group holds) and more. The ops are then a compare and a
+ * tail call; the smaller paths set up no loop over groups and load no
+ * count (tm_lifo_push_one, tm_lifo_pop_one, tm_lifo_pop_top).
  */
 static __rte_noinline int
 turbomem_enqueue_bulk(struct rte_mempool *mp, void * const *obj_table,
