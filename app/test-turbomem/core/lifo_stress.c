@@ -24,6 +24,10 @@
  *             - failed get: a pop of 3 of 3 is preempted before its
  *               commit, the other takes 1: -ENOENT, table untouched,
  *               count 2;
+ *             - failed top get: a pop of 2 from a group of 4 (the top
+ *               group alone, tm_lifo_pop_top) is preempted before its
+ *               commit, the other takes 3: -ENOENT, table untouched,
+ *               count 1;
  *             - stale depth: a pop of 2 reads the head {K} (K, A below),
  *               then the other pops K and A, pushes K alone and A on
  *               top: K's depth now says 1, the head says 2 are free; the
@@ -375,6 +379,15 @@ take_hook(void)
 	ex_y = t[0];
 }
 
+/* Take 3 of the 4 of the top group: 1 left, its key. */
+static void
+take3_hook(void)
+{
+	struct obj *t[TM_LIFO_GROUP];
+
+	ex_ret = popn(t, 3);
+}
+
 /* ex_x = K on top of ex_w = A: pop both, push K alone, A on top. */
 static void
 stale_hook(void)
@@ -456,6 +469,31 @@ exact(void)
 	if (r < 0)
 		FAIL("exact failed get: pop of the 2 left returned %d", r);
 
+	/*
+	 * failed top get: a pop of 2 of a group of 4 (tm_lifo_pop_top, the
+	 * group stays on top) is preempted before its commit, the other
+	 * takes 3: -ENOENT from the walk, table untouched, count 1.
+	 */
+	tm_lifo_push_bulk(lifo, (void * const *)all, 4, to_idx, NULL);
+	for (i = 0; i < 2; i++)
+		t[i] = sentinel;
+	hook_commit = take3_hook;
+	r = popn(t, 2);
+	if (hook_commit != NULL || ex_ret < 0)
+		FAIL("exact failed top get: the interfering pop did not run");
+	if (r != -ENOENT)
+		FAIL("exact failed top get: pop of 2 with 1 left returned %d",
+			r);
+	for (i = 0; i < 2; i++)
+		if (t[i] != sentinel)
+			FAIL("exact failed top get: entry %u written", i);
+	if (tm_lifo_count(lifo) != 1)
+		FAIL("exact failed top get: count %u, expected 1",
+			tm_lifo_count(lifo));
+	r = popn(t, 1);
+	if (r < 0 || t[0] != all[3])
+		FAIL("exact failed top get: the key left is not the last object");
+
 	/* stale depth: K on top of A */
 	ex_x = all[0];
 	ex_w = all[1];
@@ -477,7 +515,7 @@ exact(void)
 		FAIL("exact: count %u at the end, expected 0",
 			tm_lifo_count(lifo));
 	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
-	printf("tm-lifo-stress: exact: ABA, push retry, failed get, stale depth checked\n");
+	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale depth checked\n");
 	free(all);
 }
 #endif

@@ -44,6 +44,10 @@
  *   walk is speculative: a concurrent pop/push makes the CAS fail (the head
  *   changed) and the walk restarts from the fresh head. The pointers are
  *   copied to the caller's table only after the commit.
+ * - pop_top, for n <= G, serves a pop from the top group alone when it
+ *   holds n objects (pos + n <= G): no count, no walk, the same one CAS;
+ *   otherwise it takes nothing and the walk decides (pop_bulk calls it
+ *   first for such n, then tm_lifo_pop_walk, the walk alone).
  *
  * One CAS per bulk operation, whatever n: the head is the only shared word
  * written, and a list (not an array) lets a push or pop of any size commit
@@ -60,6 +64,7 @@
  * |------------------|--------------------------------|----------------------|
  * | tm_lifo_push_bulk| yes, any thread                | no                   |
  * | tm_lifo_pop_bulk | yes, any thread                | no                   |
+ * | tm_lifo_pop_top  | yes, any thread                | no                   |
  * | tm_lifo_count    | yes (a snapshot)               | no                   |
  * | tm_lifo_init     | no                             | -                    |
  *
@@ -592,16 +597,102 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 }
 
 /**
- * Pop exactly n objects into objs, committed with one CAS, or none.
+ * Pop 2 <= n <= G objects from the top group alone, if it holds them
+ * (pos + n <= G), with pop_bulk's orderings. pop_bulk calls it first for
+ * such n; a caller that knows n <= G may call it directly, then
+ * tm_lifo_pop_walk if it returns -EAGAIN.
  *
- * @return the number of failed CAS attempts (>= 0, for statistics) with
- *   objs[0..n-1] filled, -ENOENT (fewer than n objects; nothing taken, objs
- *   untouched), or -EFAULT (the list is shorter than its count: corrupted
- *   by a contract violation such as a double put; nothing taken, objs
- *   untouched).
+ * No count is read: the top group holds G - pos objects, and the CAS
+ * commits against the head whose top was read. A top that does not hold
+ * n objects (or no top) is not a failure of the get: with -EAGAIN the
+ * walk, whose count and re-read of the head decide exactly (exact
+ * failures), serves it or fails it. The n objects are the rest of the top
+ * group, key included (pos + n == G: the link is read before the commit,
+ * the members after, as the group is then ours), or members only
+ * (pos + n < G: the group stays shared, so they are copied aside before
+ * the commit and to objs after it).
+ *
+ * @return the number of failed CAS attempts (>= 0) with objs[0..n-1]
+ *   filled, or -EAGAIN (the top group, as last read, holds fewer than n
+ *   objects; nothing taken, objs untouched, failed CAS attempts not
+ *   counted).
  */
 static inline int
-tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
+tm_lifo_pop_top(struct tm_lifo *l, void **objs, unsigned int n,
+		tm_lifo_to_obj_t *to_obj, const void *ctx)
+{
+	void *tail[TM_LIFO_GROUP - 1];
+	const struct tm_lifo_slot *s;
+	uint32_t ref, key, pos;
+	uint64_t old;
+	unsigned int i;
+	int retries = 0;
+
+	/* Acquire: as in pop_bulk, the slot of the head's top is read next. */
+	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
+	for (;;) {
+		ref = tm_lifo_top(old);
+		key = tm_lifo_ref_idx(ref);
+		pos = tm_lifo_ref_pos(ref);
+		/* An empty or stale head names no slot: the walk decides. */
+		if (key >= l->capacity || pos + n > TM_LIFO_GROUP)
+			return -EAGAIN;
+		s = &l->slot[key];
+		if (pos + n == TM_LIFO_GROUP) {
+			/*
+			 * Relaxed link: a stale one makes the CAS fail (head
+			 * changed), as in pop_bulk's walk.
+			 */
+			ref = rte_atomic_load_explicit(&s->link,
+					rte_memory_order_relaxed);
+			TM_LIFO_TEST_YIELD();
+			/* acq_rel / acquire: as pop_bulk's commit. */
+			if (rte_atomic_compare_exchange_strong_explicit(
+					&l->head, &old,
+					tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
+					rte_memory_order_acq_rel,
+					rte_memory_order_acquire)) {
+				/* Relaxed: ordered after the commit. */
+				tm_lifo_load_members(objs, &s->obj[pos], n - 1);
+				objs[n - 1] = to_obj(ctx, key);
+				return retries;
+			}
+		} else {
+			/*
+			 * Relaxed members, copied aside (objs is written only
+			 * after the commit): a stale value makes the CAS fail.
+			 */
+			tm_lifo_load_members(tail, &s->obj[pos], n);
+			TM_LIFO_TEST_YIELD();
+			/*
+			 * acq_rel / acquire: as pop_bulk's commit (release
+			 * keeps the member loads before it: the group stays
+			 * shared).
+			 */
+			if (rte_atomic_compare_exchange_strong_explicit(
+					&l->head, &old,
+					tm_lifo_pack(tm_lifo_ref(key, pos + n),
+						tm_lifo_tag(old) + 1),
+					rte_memory_order_acq_rel,
+					rte_memory_order_acquire)) {
+				for (i = 0; i < n; i++)
+					objs[i] = tail[i];
+				return retries;
+			}
+		}
+		retries++;
+	}
+}
+
+/**
+ * tm_lifo_pop_bulk without its dispatch to pop_one and pop_top: the
+ * general walk, for any n, with the same contracts and orderings. A
+ * caller whose pop_top returned -EAGAIN may call it directly.
+ *
+ * @return as tm_lifo_pop_bulk.
+ */
+static inline int
+tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
 	void *tail[TM_LIFO_GROUP - 1];
@@ -611,8 +702,6 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 	uint64_t old, cur;
 	int retries = 0;
 
-	if (n == 1)
-		return tm_lifo_pop_one(l, objs, to_obj, ctx);
 	if (n == 0)
 		return 0;
 
@@ -647,56 +736,6 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 		}
 
 		ref = tm_lifo_top(old);
-		key = tm_lifo_ref_idx(ref);
-		pos = tm_lifo_ref_pos(ref);
-		if (pos + n < TM_LIFO_GROUP && key < l->capacity) {
-			/*
-			 * All n from the top group, which stays on top: copy
-			 * them now (relaxed, as in the walk below: a stale
-			 * value makes the CAS fail).
-			 */
-			s = &l->slot[key];
-			tm_lifo_load_members(tail, &s->obj[pos], n);
-			TM_LIFO_TEST_YIELD();
-			/* acq_rel / acquire: as the commit below. */
-			if (rte_atomic_compare_exchange_strong_explicit(
-					&l->head, &old,
-					tm_lifo_pack(tm_lifo_ref(key, pos + n),
-						tm_lifo_tag(old) + 1),
-					rte_memory_order_acq_rel,
-					rte_memory_order_acquire)) {
-				for (i = 0; i < n; i++)
-					objs[i] = tail[i];
-				return retries;
-			}
-			retries++;
-			continue;
-		}
-		if (pos + n == TM_LIFO_GROUP && key < l->capacity) {
-			/*
-			 * The rest of the top group, key included: nothing to
-			 * copy before the commit, the group is ours after it.
-			 * Relaxed link: a stale one makes the CAS fail.
-			 */
-			s = &l->slot[key];
-			ref = rte_atomic_load_explicit(&s->link,
-					rte_memory_order_relaxed);
-			TM_LIFO_TEST_YIELD();
-			/* acq_rel / acquire: as the commit below. */
-			if (rte_atomic_compare_exchange_strong_explicit(
-					&l->head, &old,
-					tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
-					rte_memory_order_acq_rel,
-					rte_memory_order_acquire)) {
-				/* Relaxed: ordered after the commit. */
-				tm_lifo_load_members(objs, &s->obj[pos], n - 1);
-				objs[n - 1] = to_obj(ctx, key);
-				return retries;
-			}
-			retries++;
-			continue;
-		}
-
 		nb_tail = 0;
 		for (i = 0; i < n; ) {
 			key = tm_lifo_ref_idx(ref);
@@ -776,6 +815,31 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 	for (j = 0; j < nb_tail; j++)
 		objs[i + j] = tail[j];
 	return retries;
+}
+
+/**
+ * Pop exactly n objects into objs, committed with one CAS, or none.
+ *
+ * @return the number of failed CAS attempts (>= 0, for statistics) with
+ *   objs[0..n-1] filled, -ENOENT (fewer than n objects; nothing taken, objs
+ *   untouched), or -EFAULT (the list is shorter than its count: corrupted
+ *   by a contract violation such as a double put; nothing taken, objs
+ *   untouched).
+ */
+static inline int
+tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
+		tm_lifo_to_obj_t *to_obj, const void *ctx)
+{
+	int ret;
+
+	if (n == 1)
+		return tm_lifo_pop_one(l, objs, to_obj, ctx);
+	if (n != 0 && n <= TM_LIFO_GROUP) {
+		ret = tm_lifo_pop_top(l, objs, n, to_obj, ctx);
+		if (ret != -EAGAIN)
+			return ret;
+	}
+	return tm_lifo_pop_walk(l, objs, n, to_obj, ctx);
 }
 
 #ifdef __cplusplus

@@ -125,10 +125,10 @@ turbomem_free(struct rte_mempool *mp)
 /*
  * Each bulk size class has its own function, out of line: one object
  * (gets and puts without a mempool cache), one group (up to
- * TM_LIFO_GROUP objects, as a put of a mempool cache flush of that size
- * or less) and more. The ops are then a compare and a tail call, and the
- * smaller paths save few registers, set up no loop over groups, and (one
- * object) load no count (tm_lifo_push_one, tm_lifo_pop_one).
+ * TM_LIFO_GROUP objects: a put of a cache flush of that size or less, a
+ * get the top group holds) and more. The ops are then a compare and a
+ * tail call; the smaller paths set up no loop over groups and load no
+ * count (tm_lifo_push_one, tm_lifo_pop_one, tm_lifo_pop_top).
  */
 static __rte_noinline int
 turbomem_enqueue_bulk(struct rte_mempool *mp, void * const *obj_table,
@@ -194,21 +194,41 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 	return turbomem_enqueue_bulk(mp, obj_table, n);
 }
 
-static __rte_noinline int
-turbomem_dequeue_bulk(struct rte_mempool *mp, void **obj_table,
-		unsigned int n)
+/* Statistics, checks and tracking of a get whose pop returned ret. */
+static inline int
+turbomem_dequeue_done(struct rte_mempool *mp, struct turbomem_pool *tp,
+		void **obj_table, unsigned int n, int ret)
 {
-	struct turbomem_pool *tp = mp->pool_data;
-	int ret;
-
-	ret = tm_lifo_pop_bulk(tp->lifo, obj_table, n, tm_objmap_to_obj,
-			&tp->map);
+	RTE_SET_USED(mp); /* without debug checks */
 	turbomem_stats_count_get(tp->stats, n, ret);
 	TM_DEBUG_GET(mp, obj_table, n, ret);
 	/* Last, as a tail call: nothing is kept across the pop for it. */
 	if (unlikely(turbomem_track_epoch(tp) != 0))
 		return turbomem_track_get(tp, obj_table, n, ret);
 	return ret < 0 ? ret : 0;
+}
+
+static __rte_noinline int
+turbomem_dequeue_bulk(struct rte_mempool *mp, void **obj_table,
+		unsigned int n)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+
+	return turbomem_dequeue_done(mp, tp, obj_table, n,
+			tm_lifo_pop_bulk(tp->lifo, obj_table, n,
+				tm_objmap_to_obj, &tp->map));
+}
+
+/* The walk alone, for a group get the top group could not serve. */
+static __rte_noinline int
+turbomem_dequeue_walk(struct rte_mempool *mp, void **obj_table,
+		unsigned int n)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+
+	return turbomem_dequeue_done(mp, tp, obj_table, n,
+			tm_lifo_pop_walk(tp->lifo, obj_table, n,
+				tm_objmap_to_obj_direct, &tp->map));
 }
 
 static __rte_noinline int
@@ -222,12 +242,29 @@ turbomem_dequeue_one(struct rte_mempool *mp, void **obj_table)
 		return turbomem_dequeue_bulk(mp, obj_table, 1);
 	ret = tm_lifo_pop_one(tp->lifo, obj_table, tm_objmap_to_obj_direct,
 			&tp->map);
-	turbomem_stats_count_get(tp->stats, 1, ret);
-	TM_DEBUG_GET(mp, obj_table, 1, ret);
-	/* As in turbomem_dequeue_bulk. */
-	if (unlikely(turbomem_track_epoch(tp) != 0))
-		return turbomem_track_get(tp, obj_table, 1, ret);
-	return ret < 0 ? ret : 0;
+	return turbomem_dequeue_done(mp, tp, obj_table, 1, ret);
+}
+
+/*
+ * 2 <= n <= TM_LIFO_GROUP: from the top group alone (tm_lifo_pop_top), or
+ * the walk, which alone fails (its count and head re-read make failures
+ * exact).
+ */
+static __rte_noinline int
+turbomem_dequeue_group(struct rte_mempool *mp, void **obj_table,
+		unsigned int n)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+	int ret;
+
+	/* A map that may call out: the general path (see enqueue_group). */
+	if (unlikely(!tp->map.direct))
+		return turbomem_dequeue_bulk(mp, obj_table, n);
+	ret = tm_lifo_pop_top(tp->lifo, obj_table, n, tm_objmap_to_obj_direct,
+			&tp->map);
+	if (unlikely(ret < 0))
+		return turbomem_dequeue_walk(mp, obj_table, n);
+	return turbomem_dequeue_done(mp, tp, obj_table, n, ret);
 }
 
 static int
@@ -235,6 +272,8 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 {
 	if (n == 1)
 		return turbomem_dequeue_one(mp, obj_table);
+	if (n != 0 && n <= TM_LIFO_GROUP)
+		return turbomem_dequeue_group(mp, obj_table, n);
 	return turbomem_dequeue_bulk(mp, obj_table, n);
 }
 
