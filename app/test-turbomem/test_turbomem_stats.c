@@ -9,7 +9,9 @@
  * | command                  | what it asserts                              |
  * |--------------------------|----------------------------------------------|
  * | turbomem_stats_autotest  | exact calls/objects of known gets and puts,   |
- * |                          | a refused get counts as a failure only,       |
+ * |                          | one-object ones included (counters of their   |
+ * |                          | own), a refused get (of 1 object too) counts  |
+ * |                          | as a failure only,                            |
  * |                          | populate counts nothing; the same exact on a  |
  * |                          | non-EAL thread (shared block), refused get    |
  * |                          | included; an EAL lcore and two non-EAL threads|
@@ -129,12 +131,17 @@ pinger_run(void *arg)
 static int noneal_ret;
 static const char *noneal_err = "";
 
-/* On a thread without an lcore id: get 10, get 3, a refused get, 2 puts. */
+/*
+ * On a thread without an lcore id: get 10, get 3, get 1, a refused get,
+ * the rest of the pool, a refused one-object get, 4 puts (the one-object
+ * calls have their own counters: turbomem_stats.h).
+ */
 static void *
 noneal_known(void *arg)
 {
 	struct rte_mempool *mp = arg;
-	void *objs[STATS_N + 1];
+	/* Room for the refused get too, were it served. */
+	void *objs[14 + STATS_N], *one;
 
 	noneal_ret = -1;
 	if (rte_lcore_id() != LCORE_ID_ANY) {
@@ -142,16 +149,27 @@ noneal_known(void *arg)
 		return NULL;
 	}
 	if (rte_mempool_get_bulk(mp, objs, 10) != 0 ||
-			rte_mempool_get_bulk(mp, objs + 10, 3) != 0) {
+			rte_mempool_get_bulk(mp, objs + 10, 3) != 0 ||
+			rte_mempool_get(mp, &objs[13]) != 0) {
 		noneal_err = "get failed";
 		return NULL;
 	}
-	if (rte_mempool_get_bulk(mp, objs + 13, STATS_N) == 0) {
+	if (rte_mempool_get_bulk(mp, objs + 14, STATS_N) == 0) {
 		noneal_err = "get of more than the pool holds succeeded";
+		return NULL;
+	}
+	if (rte_mempool_get_bulk(mp, objs + 14, STATS_N - 14) != 0) {
+		noneal_err = "get of the rest failed";
+		return NULL;
+	}
+	if (rte_mempool_get(mp, &one) == 0) {
+		noneal_err = "one-object get from an empty pool succeeded";
 		return NULL;
 	}
 	rte_mempool_put_bulk(mp, objs, 6);
 	rte_mempool_put_bulk(mp, objs + 6, 7);
+	rte_mempool_put(mp, objs[13]);
+	rte_mempool_put_bulk(mp, objs + 14, STATS_N - 14);
 	noneal_ret = 0;
 	return NULL;
 }
@@ -186,12 +204,21 @@ test_stats(void)
 		tm_test_raw_count(mp), STATS_N);
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs, STATS_N + 1) != 0,
 		"get of size + 1 objects succeeded");
+	/* One-object calls, counted apart and summed by stats_get. */
+	TEST_CHECK(rte_mempool_get(mp, &objs[0]) == 0, "get 1");
+	rte_mempool_put(mp, objs[0]);
+	TEST_CHECK(rte_mempool_get_bulk(mp, objs, STATS_N) == 0, "get all");
+	TEST_CHECK(rte_mempool_get(mp, &objs[STATS_N]) != 0,
+		"one-object get from an empty pool succeeded");
+	rte_mempool_put_bulk(mp, objs, STATS_N);
 	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
-	TEST_CHECK(st.get_calls == 2 && st.get_objs == 13, "gets %" PRIu64 "/%" PRIu64 ", want 2/13",
-		st.get_calls, st.get_objs);
-	TEST_CHECK(st.put_calls == 1 && st.put_objs == 13, "puts %" PRIu64 "/%" PRIu64 ", want 1/13",
-		st.put_calls, st.put_objs);
-	TEST_CHECK(st.get_fails == 1, "get_fails %" PRIu64 ", want 1", st.get_fails);
+	TEST_CHECK(st.get_calls == 4 && st.get_objs == 14 + STATS_N,
+		"gets %" PRIu64 "/%" PRIu64 ", want 4/%u",
+		st.get_calls, st.get_objs, 14 + STATS_N);
+	TEST_CHECK(st.put_calls == 3 && st.put_objs == 14 + STATS_N,
+		"puts %" PRIu64 "/%" PRIu64 ", want 3/%u",
+		st.put_calls, st.put_objs, 14 + STATS_N);
+	TEST_CHECK(st.get_fails == 2, "get_fails %" PRIu64 ", want 2", st.get_fails);
 	/* One thread alone: every CAS succeeds the first time. */
 	TEST_CHECK(st.cas_retries == 0, "cas_retries %" PRIu64 " without contention", st.cas_retries);
 
@@ -207,11 +234,12 @@ test_stats(void)
 	pthread_join(tid, NULL);
 	TEST_CHECK(noneal_ret == 0, "non-EAL thread: %s", noneal_err);
 	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
-	TEST_CHECK(st.get_calls == 2 && st.get_objs == 13 && st.get_fails == 1 &&
-		st.put_calls == 2 && st.put_objs == 13 && st.cas_retries == 0,
-		"non-EAL: gets %" PRIu64 "/%" PRIu64 " fails %" PRIu64 " puts %" PRIu64 "/%" PRIu64 " retries %" PRIu64 ", want 2/13 1 2/13 0",
+	TEST_CHECK(st.get_calls == 4 && st.get_objs == STATS_N &&
+		st.get_fails == 2 && st.put_calls == 4 &&
+		st.put_objs == STATS_N && st.cas_retries == 0,
+		"non-EAL: gets %" PRIu64 "/%" PRIu64 " fails %" PRIu64 " puts %" PRIu64 "/%" PRIu64 " retries %" PRIu64 ", want 4/%u 2 4/%u 0",
 		st.get_calls, st.get_objs, st.get_fails, st.put_calls,
-		st.put_objs, st.cas_retries);
+		st.put_objs, st.cas_retries, STATS_N, STATS_N);
 	/* Reset after non-EAL traffic: the shared block is zeroed too. */
 	TEST_CHECK(stats_reset(mp) == 0, "reset");
 	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");

@@ -179,7 +179,7 @@ turbomem_enqueue_one(struct rte_mempool *mp, void * const *obj_table)
 	TM_DEBUG_PUT(mp, obj_table, 1);
 	retries = tm_lifo_push_one(tp->lifo, obj_table[0],
 			tm_objmap_to_idx_direct, &tp->map);
-	turbomem_stats_count_put(tp->stats, 1, retries);
+	turbomem_stats_count_put_one(tp->stats, retries);
 	return 0;
 }
 
@@ -194,13 +194,19 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 	return turbomem_enqueue_bulk(mp, obj_table, n);
 }
 
-/* Statistics, checks and tracking of a get whose pop returned ret. */
+/*
+ * Statistics, checks and tracking of a get whose pop returned ret; one:
+ * the caller's constant n == 1 (one counter, turbomem_stats_count_get_one).
+ */
 static inline int
 turbomem_dequeue_done(struct rte_mempool *mp, struct turbomem_pool *tp,
-		void **obj_table, unsigned int n, int ret)
+		void **obj_table, unsigned int n, int ret, bool one)
 {
 	RTE_SET_USED(mp); /* without debug checks */
-	turbomem_stats_count_get(tp->stats, n, ret);
+	if (one)
+		turbomem_stats_count_get_one(tp->stats, ret);
+	else
+		turbomem_stats_count_get(tp->stats, n, ret);
 	TM_DEBUG_GET(mp, obj_table, n, ret);
 	/* Last, as a tail call: nothing is kept across the pop for it. */
 	if (unlikely(turbomem_track_epoch(tp) != 0))
@@ -216,7 +222,7 @@ turbomem_dequeue_bulk(struct rte_mempool *mp, void **obj_table,
 
 	return turbomem_dequeue_done(mp, tp, obj_table, n,
 			tm_lifo_pop_bulk(tp->lifo, obj_table, n,
-				tm_objmap_to_obj, &tp->map));
+				tm_objmap_to_obj, &tp->map), false);
 }
 
 /* The walk alone, for a group get the top group could not serve. */
@@ -228,7 +234,7 @@ turbomem_dequeue_walk(struct rte_mempool *mp, void **obj_table,
 
 	return turbomem_dequeue_done(mp, tp, obj_table, n,
 			tm_lifo_pop_walk(tp->lifo, obj_table, n,
-				tm_objmap_to_obj_direct, &tp->map));
+				tm_objmap_to_obj_direct, &tp->map), false);
 }
 
 static __rte_noinline int
@@ -242,7 +248,7 @@ turbomem_dequeue_one(struct rte_mempool *mp, void **obj_table)
 		return turbomem_dequeue_bulk(mp, obj_table, 1);
 	ret = tm_lifo_pop_one(tp->lifo, obj_table, tm_objmap_to_obj_direct,
 			&tp->map);
-	return turbomem_dequeue_done(mp, tp, obj_table, 1, ret);
+	return turbomem_dequeue_done(mp, tp, obj_table, 1, ret, true);
 }
 
 /*
@@ -264,7 +270,7 @@ turbomem_dequeue_group(struct rte_mempool *mp, void **obj_table,
 			&tp->map);
 	if (unlikely(ret < 0))
 		return turbomem_dequeue_walk(mp, obj_table, n);
-	return turbomem_dequeue_done(mp, tp, obj_table, n, ret);
+	return turbomem_dequeue_done(mp, tp, obj_table, n, ret, false);
 }
 
 static int

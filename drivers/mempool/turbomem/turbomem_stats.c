@@ -20,15 +20,21 @@ turbomem_stats_sum(struct rte_pmd_turbomem_stats *sum,
 		const struct turbomem_stats_block *b)
 {
 	/* Relaxed loads pair with the relaxed stores of the owners: no tearing. */
-	sum->get_calls += rte_atomic_load_explicit(&b->get_calls,
+	uint64_t get_one = rte_atomic_load_explicit(&b->get_one,
 			rte_memory_order_relaxed);
-	sum->get_objs += rte_atomic_load_explicit(&b->get_objs,
+	uint64_t put_one = rte_atomic_load_explicit(&b->put_one,
+			rte_memory_order_relaxed);
+
+	/* A one-object get or put is a call and an object (turbomem_stats.h). */
+	sum->get_calls += get_one + rte_atomic_load_explicit(&b->get_calls,
+			rte_memory_order_relaxed);
+	sum->get_objs += get_one + rte_atomic_load_explicit(&b->get_objs,
 			rte_memory_order_relaxed);
 	sum->get_fails += rte_atomic_load_explicit(&b->get_fails,
 			rte_memory_order_relaxed);
-	sum->put_calls += rte_atomic_load_explicit(&b->put_calls,
+	sum->put_calls += put_one + rte_atomic_load_explicit(&b->put_calls,
 			rte_memory_order_relaxed);
-	sum->put_objs += rte_atomic_load_explicit(&b->put_objs,
+	sum->put_objs += put_one + rte_atomic_load_explicit(&b->put_objs,
 			rte_memory_order_relaxed);
 	sum->cas_retries += rte_atomic_load_explicit(&b->cas_retries,
 			rte_memory_order_relaxed);
@@ -44,6 +50,8 @@ turbomem_stats_clear(struct turbomem_stats_block *b)
 	rte_atomic_store_explicit(&b->put_calls, 0, rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&b->put_objs, 0, rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&b->cas_retries, 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&b->get_one, 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&b->put_one, 0, rte_memory_order_relaxed);
 }
 
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_stats_get, 26.07)

@@ -29,14 +29,23 @@
 
 #include "tm_atomic.h"
 
+/*
+ * A one-object get or put is one call and one object: it adds 1 to
+ * get_one or put_one alone, one counter update instead of two (about 4
+ * instructions of a 35-instruction path), and the reader adds get_one to
+ * get_calls and get_objs (put_one to put_calls and put_objs).
+ */
 struct turbomem_stats_block {
-	RTE_ATOMIC(uint64_t) get_calls;
-	RTE_ATOMIC(uint64_t) get_objs;
+	RTE_ATOMIC(uint64_t) get_calls;	/**< gets of other sizes */
+	RTE_ATOMIC(uint64_t) get_objs;	/**< their objects */
 	RTE_ATOMIC(uint64_t) get_fails;
-	RTE_ATOMIC(uint64_t) put_calls;
-	RTE_ATOMIC(uint64_t) put_objs;
+	RTE_ATOMIC(uint64_t) put_calls;	/**< puts of other sizes */
+	RTE_ATOMIC(uint64_t) put_objs;	/**< their objects */
 	RTE_ATOMIC(uint64_t) cas_retries;
+	RTE_ATOMIC(uint64_t) get_one;	/**< one-object gets */
+	RTE_ATOMIC(uint64_t) put_one;	/**< one-object puts */
 } __rte_cache_aligned;
+
 
 struct turbomem_stats {
 	struct turbomem_stats_block lcore[RTE_MAX_LCORE];
@@ -107,6 +116,34 @@ turbomem_stats_count_get(struct turbomem_stats *s, unsigned int n, int ret)
 	}
 	TURBOMEM_STATS_ADD(own, b, get_calls, 1);
 	TURBOMEM_STATS_ADD(own, b, get_objs, n);
+	if (unlikely(ret != 0))
+		TURBOMEM_STATS_ADD(own, b, cas_retries, (unsigned int)ret);
+}
+
+/** turbomem_stats_count_put of one object. */
+static inline void
+turbomem_stats_count_put_one(struct turbomem_stats *s, unsigned int retries)
+{
+	bool own;
+	struct turbomem_stats_block *b = turbomem_stats_block(s, &own);
+
+	TURBOMEM_STATS_ADD(own, b, put_one, 1);
+	if (unlikely(retries != 0))
+		TURBOMEM_STATS_ADD(own, b, cas_retries, retries);
+}
+
+/** turbomem_stats_count_get of one object. */
+static inline void
+turbomem_stats_count_get_one(struct turbomem_stats *s, int ret)
+{
+	bool own;
+	struct turbomem_stats_block *b = turbomem_stats_block(s, &own);
+
+	if (unlikely(ret < 0)) {
+		TURBOMEM_STATS_ADD(own, b, get_fails, 1);
+		return;
+	}
+	TURBOMEM_STATS_ADD(own, b, get_one, 1);
 	if (unlikely(ret != 0))
 		TURBOMEM_STATS_ADD(own, b, cas_retries, (unsigned int)ret);
 }
