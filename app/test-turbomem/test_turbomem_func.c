@@ -332,6 +332,47 @@ out:
 	return ret;
 }
 
+/*
+ * One chunk of objects above half a 4 KB page that must not cross pages:
+ * one object per page, both directions of the map a shift
+ * (turbomem_objmap.h one_per_page). The chunk starts off bytes into a
+ * page: 64 leaves room for object 0 before the first boundary (k0 == 1),
+ * 2048 does not (k0 == 0).
+ */
+static int
+test_one_per_page(const char *name, size_t off)
+{
+	const struct rte_memzone *mz;
+	struct rte_mempool *mp;
+	struct tm_objset c = { 0 };
+	unsigned int n = 100;
+	size_t len;
+	int ret = TEST_SUCCESS, r;
+
+	mp = rte_mempool_create_empty(name, n, 3000, 0, 0, SOCKET_ID_ANY, 0);
+	TEST_ASSERT(mp != NULL, "create_empty: %s", rte_strerror(rte_errno));
+	len = (size_t)(n + 1) * 4096;
+	mz = rte_memzone_reserve_aligned(name, len + off, SOCKET_ID_ANY, 0,
+			4096);
+	TEST_CHECK(mz != NULL, "memzone");
+	TEST_CHECK(rte_mempool_set_ops_byname(mp, TM_OPS, NULL) == 0,
+		"set_ops");
+	r = rte_mempool_populate_iova(mp, (char *)mz->addr + off,
+			mz->iova == RTE_BAD_IOVA ? RTE_BAD_IOVA : mz->iova + off,
+			len, free_mz_cb, (void *)(uintptr_t)mz);
+	TEST_CHECK(r == (int)n, "populate at page offset %zu: %d of %u", off,
+		r, n);
+	mz = NULL;	/* owned by the pool now */
+	TEST_CHECK(tm_objset_init(&c, mp) == 0 && c.nb == n, "obj_iter %u",
+		c.nb);
+	TEST_CHECK(census_drain(mp, c.nb) == 0, "census failed");
+out:
+	rte_memzone_free(mz);
+	tm_objset_fini(&c);
+	rte_mempool_free(mp);
+	return ret;
+}
+
 static int
 test_chunks(void)
 {
@@ -348,6 +389,10 @@ test_chunks(void)
 		return TEST_FAILED;
 	/* Objects larger than a page. */
 	if (test_chunks_one("tm_chunks_big", 5000, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* One chunk, one object per page, object 0 before the first page. */
+	if (test_one_per_page("tm_opp_k1", 64) != TEST_SUCCESS ||
+			test_one_per_page("tm_opp_k0", 2048) != TEST_SUCCESS)
 		return TEST_FAILED;
 
 	/* Anonymous memory, as testpmd --mp-alloc=anon would use. */

@@ -178,6 +178,10 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 	m->one_per_pg = m->c0.per_page;
 	m->one_bias = m->c0.per_page - m->c0.k0;
 	m->one_off0 = (uint32_t)(m->c0.base - m->c0.page0);
+	/* Used with one_per_page only (k0 is then 0 or 1). */
+	m->one_objp = m->c0.page0 + m->header_size +
+		((uintptr_t)(1 - m->c0.k0) << m->c0.pg_shift);
+	m->one_obj0 = m->c0.base + m->header_size;
 	/* No table (no memory): the arithmetic and binary search instead. */
 	if (m->obj_of == NULL && m->nb_chunks == 1)
 		m->obj_of = rte_malloc_socket("turbomem_objmap",

@@ -104,6 +104,14 @@ struct tm_objmap {
 	 */
 	uint32_t one_per_page;
 	/**
+	 * One object per page, index to object: object idx >= c0.k0 is
+	 * one_objp + (idx << one_shift) (page idx + 1 - k0 of page0, plus
+	 * the header), object 0 of a first page that holds one (k0 == 1) is
+	 * one_obj0 (base plus the header).
+	 */
+	uintptr_t one_objp;
+	uintptr_t one_obj0;
+	/**
 	 * Both directions without a call: the one-chunk arithmetic or the
 	 * block table, and the object table or the one-per-page shift
 	 * (tm_objmap_to_idx_direct, tm_objmap_to_obj_direct).
@@ -194,13 +202,11 @@ static inline void *
 tm_objmap_to_obj_direct(const void *ctx, uint32_t idx)
 {
 	const struct tm_objmap *m = ctx;
-	const struct tm_chunk *c = &m->c0;
 
 	/* Object k0 - 1 + p starts page p (k0 is 0 or 1), object 0 base. */
 	if (likely(m->one_per_page))
-		return (void *)((idx < c->k0 ? c->base : c->page0 +
-			((uintptr_t)(idx + 1 - c->k0) << c->pg_shift)) +
-			m->header_size);
+		return (void *)(idx < m->c0.k0 ? m->one_obj0 :
+			m->one_objp + ((uintptr_t)idx << m->one_shift));
 	return m->obj_of[idx];
 }
 
