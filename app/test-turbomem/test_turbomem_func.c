@@ -285,6 +285,7 @@ test_chunks_one(const char *name, unsigned int elt_size, unsigned int flags)
 	struct rte_mempool *mp;
 	struct tm_objset c = { 0 };
 	unsigned int i, n = 600, added = 0;
+	void *all[600];
 	char mzname[RTE_MEMZONE_NAMESIZE];
 	size_t sz;
 	int ret = TEST_SUCCESS, r;
@@ -324,6 +325,13 @@ test_chunks_one(const char *name, unsigned int elt_size, unsigned int flags)
 	TEST_CHECK(rte_mempool_avail_count(mp) == added, "count %u of %u",
 		rte_mempool_avail_count(mp), added);
 	TEST_CHECK(census_drain(mp, c.nb) == 0, "census failed");
+	/* Gets and puts of groups (the census moves one object at a time). */
+	for (i = 0; i + 8 <= added; i += 8)
+		TEST_CHECK(rte_mempool_get_bulk(mp, &all[i], 8) == 0,
+			"get 8 at %u", i);
+	for (i = 0; i + 8 <= added; i += 8)
+		rte_mempool_put_bulk(mp, &all[i], 8);
+	TEST_CHECK(census_drain(mp, c.nb) == 0, "census after groups failed");
 out:
 	for (i = 0; i < 3; i++)
 		rte_memzone_free(mz[i]);

@@ -210,27 +210,42 @@ tm_objmap_to_obj_direct(const void *ctx, uint32_t idx)
 	return m->obj_of[idx];
 }
 
+/* Object to index of a one-chunk map: arithmetic only. */
+static inline uint32_t
+tm_objmap_to_idx_one(const void *ctx, const void *obj)
+{
+	const struct tm_objmap *m = ctx;
+	uint64_t d = (uintptr_t)obj - m->one_p0;
+	uint64_t p = d >> m->one_shift;
+
+	if (likely(p != 0))
+		return (uint32_t)p * m->one_per_pg - m->one_bias +
+			tm_objmap_div(m, d & m->one_mask);
+	return tm_objmap_div(m, d - m->one_off0);
+}
+
+/* Object to index of a map of several chunks with its block table. */
+static inline uint32_t
+tm_objmap_to_idx_blk(const void *ctx, const void *obj)
+{
+	const struct tm_objmap *m = ctx;
+	uintptr_t elt = (uintptr_t)obj - m->header_size;
+	const struct tm_objmap_blk *b;
+	const struct tm_chunk *c;
+
+	b = &m->blk[(elt >> m->blk_shift) - m->blk0];
+	c = &m->chunks[elt < b->split ? b->lo : b->hi];
+	return c->first_idx + tm_chunk_idx(m, c, elt);
+}
+
 static inline uint32_t
 tm_objmap_to_idx_direct(const void *ctx, const void *obj)
 {
 	const struct tm_objmap *m = ctx;
-	const struct tm_objmap_blk *b;
-	const struct tm_chunk *c;
-	uintptr_t elt;
 
-	if (likely(m->nb_chunks == 1)) {
-		uint64_t d = (uintptr_t)obj - m->one_p0;
-		uint64_t p = d >> m->one_shift;
-
-		if (likely(p != 0))
-			return (uint32_t)p * m->one_per_pg - m->one_bias +
-				tm_objmap_div(m, d & m->one_mask);
-		return tm_objmap_div(m, d - m->one_off0);
-	}
-	elt = (uintptr_t)obj - m->header_size;
-	b = &m->blk[(elt >> m->blk_shift) - m->blk0];
-	c = &m->chunks[elt < b->split ? b->lo : b->hi];
-	return c->first_idx + tm_chunk_idx(m, c, elt);
+	if (likely(m->nb_chunks == 1))
+		return tm_objmap_to_idx_one(ctx, obj);
+	return tm_objmap_to_idx_blk(ctx, obj);
 }
 
 /** Index to object pointer; idx must be below m->nb_objs. */
