@@ -202,6 +202,9 @@ test_stats(void)
 	rte_mempool_put_bulk(mp, objs, 13);
 	TEST_CHECK(tm_test_raw_count(mp) == STATS_N, "count %u at rest, want %u",
 		tm_test_raw_count(mp), STATS_N);
+	/* The top group holds the 13 just put: a get of 16 walks below it. */
+	TEST_CHECK(rte_mempool_get_bulk(mp, objs, 16) == 0, "get 16");
+	rte_mempool_put_bulk(mp, objs, 16);
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs, STATS_N + 1) != 0,
 		"get of size + 1 objects succeeded");
 	/* One-object calls, counted apart and summed by stats_get. */
@@ -212,12 +215,12 @@ test_stats(void)
 		"one-object get from an empty pool succeeded");
 	rte_mempool_put_bulk(mp, objs, STATS_N);
 	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");
-	TEST_CHECK(st.get_calls == 4 && st.get_objs == 14 + STATS_N,
-		"gets %" PRIu64 "/%" PRIu64 ", want 4/%u",
-		st.get_calls, st.get_objs, 14 + STATS_N);
-	TEST_CHECK(st.put_calls == 3 && st.put_objs == 14 + STATS_N,
-		"puts %" PRIu64 "/%" PRIu64 ", want 3/%u",
-		st.put_calls, st.put_objs, 14 + STATS_N);
+	TEST_CHECK(st.get_calls == 5 && st.get_objs == 30 + STATS_N,
+		"gets %" PRIu64 "/%" PRIu64 ", want 5/%u",
+		st.get_calls, st.get_objs, 30 + STATS_N);
+	TEST_CHECK(st.put_calls == 4 && st.put_objs == 30 + STATS_N,
+		"puts %" PRIu64 "/%" PRIu64 ", want 4/%u",
+		st.put_calls, st.put_objs, 30 + STATS_N);
 	TEST_CHECK(st.get_fails == 2, "get_fails %" PRIu64 ", want 2", st.get_fails);
 	/* One thread alone: every CAS succeeds the first time. */
 	TEST_CHECK(st.cas_retries == 0, "cas_retries %" PRIu64 " without contention", st.cas_retries);
