@@ -27,6 +27,8 @@ tm_objmap_fini(struct tm_objmap *m)
 	rte_free(m->by_va);
 	rte_free(m->obj_of);
 	rte_free(m->blk);
+	rte_free(m->blk_vbase);
+	m->blk_vbase = NULL;
 	m->obj_of = NULL;
 	m->blk = NULL;
 	m->chunks = NULL;
@@ -88,6 +90,39 @@ tm_objmap_plan(const struct tm_objmap *m, struct tm_chunk *c, char *va,
  * Rebuild the block table over every chunk (see the header); without it
  * (too sparse, or no memory) lookups fall back to a binary search.
  */
+/*
+ * blk_vbase, if every chunk lays its objects at one stride from its base
+ * (no page boundary inside: no page constraint, or all objects before
+ * the first boundary) and (elt - vbase) / total_sz, below
+ * nb_objs * total_sz, stays exact (tm_objmap_div); else NULL.
+ */
+static void
+tm_objmap_build_vbase(struct tm_objmap *m)
+{
+	uintptr_t *v;
+	uint32_t i;
+
+	rte_free(m->blk_vbase);
+	m->blk_vbase = NULL;
+	if ((uint64_t)m->nb_objs * m->total_sz >= UINT64_MAX / m->total_sz)
+		return;
+	for (i = 0; i < m->nb_chunks; i++) {
+		const struct tm_chunk *c = &m->chunks[i];
+
+		if (c->pg_shift != TM_OBJMAP_NO_PAGE_SHIFT &&
+				c->k0 < c->nb_objs)
+			return;
+	}
+	v = rte_malloc_socket("turbomem_objmap", m->nb_chunks * sizeof(*v),
+			RTE_CACHE_LINE_SIZE, m->socket_id);
+	if (v == NULL)
+		return;
+	for (i = 0; i < m->nb_chunks; i++)
+		v[i] = m->chunks[i].base -
+			(uintptr_t)m->chunks[i].first_idx * m->total_sz;
+	m->blk_vbase = v;
+}
+
 static void
 tm_objmap_build_blocks(struct tm_objmap *m)
 {
@@ -97,6 +132,8 @@ tm_objmap_build_blocks(struct tm_objmap *m)
 
 	rte_free(m->blk);
 	m->blk = NULL;
+	rte_free(m->blk_vbase);
+	m->blk_vbase = NULL;
 	for (i = 0; i < m->nb_chunks; i++) {
 		const struct tm_chunk *c = &m->chunks[i];
 
@@ -133,6 +170,7 @@ tm_objmap_build_blocks(struct tm_objmap *m)
 	m->blk_shift = shift;
 	m->blk0 = lo >> shift;
 	m->blk = blk;
+	tm_objmap_build_vbase(m);
 }
 
 int

@@ -125,6 +125,14 @@ struct tm_objmap {
 	uintptr_t blk0;			/**< number of blk[0]'s block */
 	void **obj_of;		/**< object of each index, or NULL */
 	struct tm_objmap_blk *blk;	/**< address blocks, or NULL */
+	/**
+	 * With the block table, where every chunk lays its objects at one
+	 * stride from its base (no page boundary inside, as one chunk per
+	 * hugepage, or objects free to cross pages): per chunk number,
+	 * base - first_idx * total_sz, so that an object's index is
+	 * (elt - blk_vbase[chunk]) / total_sz; NULL otherwise.
+	 */
+	uintptr_t *blk_vbase;
 };
 
 /** Initialize for a pool's object geometry (no chunk yet). */
@@ -233,8 +241,13 @@ tm_objmap_to_idx_blk(const void *ctx, const void *obj)
 	const struct tm_objmap_blk *b;
 	const struct tm_chunk *c;
 
+	uint32_t k;
+
 	b = &m->blk[(elt >> m->blk_shift) - m->blk0];
-	c = &m->chunks[elt < b->split ? b->lo : b->hi];
+	k = elt < b->split ? b->lo : b->hi;
+	if (likely(m->blk_vbase != NULL))
+		return tm_objmap_div(m, elt - m->blk_vbase[k]);
+	c = &m->chunks[k];
 	return c->first_idx + tm_chunk_idx(m, c, elt);
 }
 

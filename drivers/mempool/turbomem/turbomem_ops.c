@@ -190,6 +190,22 @@ turbomem_enqueue_group(struct rte_mempool *mp, void * const *obj_table,
 	return 0;
 }
 
+/* One object, a pool of several chunks (as turbomem_enqueue_group_blk). */
+static __rte_noinline int
+turbomem_enqueue_one_blk(struct rte_mempool *mp, void * const *obj_table)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+	unsigned int retries;
+
+	if (unlikely(tp->map.blk == NULL || turbomem_track_epoch(tp) != 0))
+		return turbomem_enqueue_bulk(mp, obj_table, 1);
+	TM_DEBUG_PUT(mp, obj_table, 1);
+	retries = tm_lifo_push_one(tp->lifo, obj_table[0],
+			tm_objmap_to_idx_blk, &tp->map);
+	turbomem_stats_count_put_one(tp->stats, retries);
+	return 0;
+}
+
 static __rte_noinline int
 turbomem_enqueue_one(struct rte_mempool *mp, void * const *obj_table)
 {
@@ -198,7 +214,7 @@ turbomem_enqueue_one(struct rte_mempool *mp, void * const *obj_table)
 
 	/* As in turbomem_enqueue_group. */
 	if (unlikely(tp->map.nb_chunks != 1 || turbomem_track_epoch(tp) != 0))
-		return turbomem_enqueue_group_blk(mp, obj_table, 1);
+		return turbomem_enqueue_one_blk(mp, obj_table);
 	TM_DEBUG_PUT(mp, obj_table, 1);
 	retries = tm_lifo_push_one(tp->lifo, obj_table[0],
 			tm_objmap_to_idx_one, &tp->map);
