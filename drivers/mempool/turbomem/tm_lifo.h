@@ -418,7 +418,7 @@ tm_lifo_pop_one(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
 	const struct tm_lifo_slot *s;
 	uint32_t ref, key, pos;
 	uint64_t old, cur, new;
-	void *o = NULL;
+	void *o;
 	int retries = 0;
 
 	/* Acquire: as in pop_bulk, the slot of the head's top is read next. */
@@ -448,32 +448,44 @@ tm_lifo_pop_one(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
 		s = &l->slot[key];
 		/*
 		 * Relaxed loads: a stale member or link makes the CAS fail
-		 * (head changed), as in pop_bulk's walk.
+		 * (head changed), as in pop_bulk's walk. Each case commits
+		 * on its own, so that none is tested again after the CAS.
 		 */
 		if (pos == TM_LIFO_GROUP - 1) {
 			new = tm_lifo_pack(rte_atomic_load_explicit(&s->link,
 					rte_memory_order_relaxed),
 				tm_lifo_tag(old) + 1);
+			TM_LIFO_TEST_YIELD();
+			/* acq_rel / acquire: as pop_bulk's commit. */
+			if (rte_atomic_compare_exchange_strong_explicit(
+					&l->head, &old, new,
+					rte_memory_order_acq_rel,
+					rte_memory_order_acquire)) {
+				/* The key is ours, and the index to name it. */
+				*obj = to_obj(ctx, key);
+				return retries;
+			}
 		} else {
 			o = rte_atomic_load_explicit(&s->obj[pos],
 					rte_memory_order_relaxed);
 			new = tm_lifo_pack(tm_lifo_ref(key, pos + 1),
 				tm_lifo_tag(old) + 1);
+			TM_LIFO_TEST_YIELD();
+			/*
+			 * acq_rel / acquire: as pop_bulk's commit (release
+			 * keeps the member load before it: the group stays
+			 * shared).
+			 */
+			if (rte_atomic_compare_exchange_strong_explicit(
+					&l->head, &old, new,
+					rte_memory_order_acq_rel,
+					rte_memory_order_acquire)) {
+				*obj = o;
+				return retries;
+			}
 		}
-		TM_LIFO_TEST_YIELD();
-		/*
-		 * acq_rel / acquire: as pop_bulk's commit (release keeps the
-		 * member load before it: the group stays shared).
-		 */
-		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
-				new, rte_memory_order_acq_rel,
-				rte_memory_order_acquire))
-			break;
 		retries++;
 	}
-	/* The key is ours now, and so is the index to name it. */
-	*obj = pos == TM_LIFO_GROUP - 1 ? to_obj(ctx, key) : o;
-	return retries;
 }
 
 /*

@@ -287,6 +287,9 @@ turbomem_dequeue_one(struct rte_mempool *mp, void **obj_table)
 		return turbomem_dequeue_bulk(mp, obj_table, 1);
 	ret = tm_lifo_pop_one(tp->lifo, obj_table, tm_objmap_to_obj_direct,
 			&tp->map);
+	/* Apart, so that the path of a get knows ret >= 0 (returns 0). */
+	if (unlikely(ret < 0))
+		return turbomem_dequeue_done(mp, tp, obj_table, 1, ret, true);
 	return turbomem_dequeue_done(mp, tp, obj_table, 1, ret, true);
 }
 
