@@ -146,13 +146,34 @@ turbomem_enqueue_bulk(struct rte_mempool *mp, void * const *obj_table,
 	return 0;
 }
 
+/*
+ * A put of 1 <= n <= TM_LIFO_GROUP objects with the map's object-to-index
+ * direction to_idx; one: the caller's n is 1 (one statistics counter).
+ * Inlined with a constant to_idx: one function per map kind and size.
+ */
+static inline int
+turbomem_put_small(struct rte_mempool *mp, struct turbomem_pool *tp,
+		void * const *obj_table, unsigned int n, bool one,
+		tm_lifo_to_idx_t *to_idx)
+{
+	unsigned int retries;
+
+	RTE_SET_USED(mp); /* without debug checks */
+	TM_DEBUG_PUT(mp, obj_table, n);
+	retries = tm_lifo_push_group(tp->lifo, obj_table, n, to_idx, &tp->map);
+	if (one)
+		turbomem_stats_count_put_one(tp->stats, retries);
+	else
+		turbomem_stats_count_put(tp->stats, n, retries);
+	return 0;
+}
+
 /* 1 <= n <= TM_LIFO_GROUP, a pool of several chunks. */
 static __rte_noinline int
 turbomem_enqueue_group_blk(struct rte_mempool *mp, void * const *obj_table,
 		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-	unsigned int retries;
 
 	/*
 	 * Tracked, or no block table (the map's binary search calls out):
@@ -160,34 +181,26 @@ turbomem_enqueue_group_blk(struct rte_mempool *mp, void * const *obj_table,
 	 */
 	if (unlikely(tp->map.blk == NULL || turbomem_track_epoch(tp) != 0))
 		return turbomem_enqueue_bulk(mp, obj_table, n);
-	TM_DEBUG_PUT(mp, obj_table, n);
-	retries = tm_lifo_push_group(tp->lifo, obj_table, n,
-			tm_objmap_to_idx_blk, &tp->map);
-	turbomem_stats_count_put(tp->stats, n, retries);
-	return 0;
+	return turbomem_put_small(mp, tp, obj_table, n, false,
+			tm_objmap_to_idx_blk);
 }
 
 /*
  * 1 <= n <= TM_LIFO_GROUP, a pool of one chunk. Several chunks or
  * tracking take another function, so that this one holds only the
- * one-chunk arithmetic: it calls nothing and saves no register (the
- * block table's lookup, inlined here, made it save four: 8 instructions
- * a put, callgrind).
+ * one-chunk arithmetic: the block table's lookup, inlined here, made it
+ * save more registers (7 instructions a put of 4 or 16, callgrind).
  */
 static __rte_noinline int
 turbomem_enqueue_group(struct rte_mempool *mp, void * const *obj_table,
 		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-	unsigned int retries;
 
 	if (unlikely(tp->map.nb_chunks != 1 || turbomem_track_epoch(tp) != 0))
 		return turbomem_enqueue_group_blk(mp, obj_table, n);
-	TM_DEBUG_PUT(mp, obj_table, n);
-	retries = tm_lifo_push_group(tp->lifo, obj_table, n,
-			tm_objmap_to_idx_one, &tp->map);
-	turbomem_stats_count_put(tp->stats, n, retries);
-	return 0;
+	return turbomem_put_small(mp, tp, obj_table, n, false,
+			tm_objmap_to_idx_one);
 }
 
 /* One object, a pool of several chunks (as turbomem_enqueue_group_blk). */
@@ -195,31 +208,23 @@ static __rte_noinline int
 turbomem_enqueue_one_blk(struct rte_mempool *mp, void * const *obj_table)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-	unsigned int retries;
 
 	if (unlikely(tp->map.blk == NULL || turbomem_track_epoch(tp) != 0))
 		return turbomem_enqueue_bulk(mp, obj_table, 1);
-	TM_DEBUG_PUT(mp, obj_table, 1);
-	retries = tm_lifo_push_one(tp->lifo, obj_table[0],
-			tm_objmap_to_idx_blk, &tp->map);
-	turbomem_stats_count_put_one(tp->stats, retries);
-	return 0;
+	return turbomem_put_small(mp, tp, obj_table, 1, true,
+			tm_objmap_to_idx_blk);
 }
 
 static __rte_noinline int
 turbomem_enqueue_one(struct rte_mempool *mp, void * const *obj_table)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-	unsigned int retries;
 
 	/* As in turbomem_enqueue_group. */
 	if (unlikely(tp->map.nb_chunks != 1 || turbomem_track_epoch(tp) != 0))
 		return turbomem_enqueue_one_blk(mp, obj_table);
-	TM_DEBUG_PUT(mp, obj_table, 1);
-	retries = tm_lifo_push_one(tp->lifo, obj_table[0],
-			tm_objmap_to_idx_one, &tp->map);
-	turbomem_stats_count_put_one(tp->stats, retries);
-	return 0;
+	return turbomem_put_small(mp, tp, obj_table, 1, true,
+			tm_objmap_to_idx_one);
 }
 
 static int
