@@ -59,7 +59,16 @@ testpmd log in RESULTS/testpmd-logs/. Environment:
   TESTPMD            testpmd binary (default dpdk-testpmd)
   TM_PLUGIN          the turbomem plugin
                      (default build/librte_mempool_turbomem.so)
-  TM_CMP_HANDLERS    handlers, the baseline first (default "ring_mp_mc turbomem")
+  TM_CMP_HANDLERS    handlers, the baseline first (default "ring_mp_mc turbomem");
+                     HANDLER@MEM runs that handler on the memory MEM instead
+                     of TM_CMP_MEM_OPTS, so that handlers on different memory
+                     are interleaved in one run: MEM is "nohuge"
+                     ("--no-huge -m 1024"), "huge" ("-m 1024 --huge-dir
+                     TM_CMP_HUGE_DIR --huge-unlink", hugepages reserved
+                     beforehand), or any NAME with its options in the
+                     environment variable TM_CMP_MEM_NAME. For example
+                     "ring_mp_mc@huge turbomem@nohuge turbomem@huge"
+  TM_CMP_HUGE_DIR    hugetlbfs mount of "@huge" (default /dev/hugepages)
   TM_CMP_PLUGIN_HANDLERS  handlers that need "-d TM_PLUGIN" (default turbomem)
   TM_CMP_CACHES      --mbcache values; "default" passes none, i.e. 250
                      (default "0 default")
@@ -510,6 +519,27 @@ def compare():
     mem_opts = env("TM_CMP_MEM_OPTS", "--no-huge -m 1024")
     results = env("TM_RESULTS_DIR", "results")
     baseline = handlers[0]
+    mem_named = {
+        "nohuge": "--no-huge -m 1024",
+        "huge": "-m 1024 --huge-dir %s --huge-unlink" %
+                env("TM_CMP_HUGE_DIR", "/dev/hugepages"),
+    }
+
+    def ops_of(h):  # "turbomem@nohuge" -> "turbomem"
+        return h.split("@", 1)[0]
+
+    def mem_of(h):  # the EAL memory options of a handler entry
+        if "@" not in h:
+            return mem_opts
+        name = h.split("@", 1)[1]
+        o = env("TM_CMP_MEM_" + name, mem_named.get(name))
+        if o is None:
+            die("%s: no memory %s (nohuge, huge, or set TM_CMP_MEM_%s)" %
+                (h, name, name))
+        return o
+
+    for h in handlers:
+        mem_of(h)
 
     def label(c):  # testpmd's DEF_MBUF_CACHE when none is given
         return "250" if c == "default" else c
@@ -517,7 +547,8 @@ def compare():
     if shutil.which(testpmd) is None:
         die("%s not found (Debian: apt-get install dpdk; or run "
             "scripts/deps.sh)" % testpmd)
-    if set(handlers) & set(with_plugin) and not os.path.isfile(plugin):
+    if set(map(ops_of, handlers)) & set(with_plugin) and \
+            not os.path.isfile(plugin):
         die("plugin %s not found: build it first (meson setup build && "
             "ninja -C build)" % plugin)
     os.makedirs(os.path.join(results, "testpmd-logs"), exist_ok=True)
@@ -527,10 +558,10 @@ def compare():
         # An own --file-prefix (--in-memory does not combine with
         # --no-huge), so runs never collide with another DPDK process.
         v = ["--testpmd", testpmd, "--prefix", "tm-cmp-%d" % os.getpid(),
-             "--ops", h, "--no-telemetry", "--mem-opts=" + mem_opts,
+             "--ops", ops_of(h), "--no-telemetry", "--mem-opts=" + mem_of(h),
              "--seconds", seconds, "--log", lg,
              "--lcores", env("TM_CMP_LCORES", "0-1")]
-        if h in with_plugin:
+        if ops_of(h) in with_plugin:
             v += ["--plugin", plugin]
         v += ["--"] + shlex.split(env("TM_CMP_EAL_OPTS", ""))
         v += ["--", "--nb-cores=1", "--txq=1", "--rxq=1"]
@@ -541,7 +572,8 @@ def compare():
     ver = subprocess.run(["pkg-config", "--modversion", "libdpdk"],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True).stdout.strip() or "(version unknown)"
-    say("DPDK %s, %d CPUs" % (ver, os.cpu_count()))
+    say("DPDK %s (pkg-config libdpdk), testpmd %s, %d CPUs" % (
+        ver, shutil.which(testpmd), os.cpu_count()))
     load1 = os.getloadavg()[0]
     if load1 > 0.5:
         say("warning: load average is %.2f before starting: other work on "
@@ -556,7 +588,8 @@ def compare():
                 n += 1
                 cl = label(c)
                 lg = os.path.join(results, "testpmd-logs",
-                                  "r%d-%s-cache%s.log" % (r, h, cl))
+                                  "r%d-%s-cache%s.log" %
+                                  (r, h.replace("@", "-"), cl))
                 a = args(h, c, lg)
                 if n == 1:
                     a.print_command = True
@@ -594,16 +627,29 @@ def compare():
     print()
     print("testpmd io forwarding, 2 x net_null, %s, 1 forwarding lcore "
           "(%d rounds x %ss, median of kept 1 s samples)" %
-          (mem_opts, rounds, seconds))
-    print("%-12s %6s %9s %9s   %s" % ("handler", "cache", "Mpps",
-                                      "vs " + baseline, "per-round Mpps"))
+          (mem_opts if not any("@" in h for h in handlers) else
+           "; ".join("%s: %s" % (h, mem_of(h)) for h in handlers),
+           rounds, seconds))
+    w = max(12, max(len(h) for h in handlers))
+    print("%-*s %6s %9s %9s %13s   %s" % (
+        w, "handler", "cache", "Mpps", "vs " + baseline[:6],
+        "round ratios", "per-round Mpps"))
     for c in caches:
         cl = label(c)
         base = median(kept(baseline, cl))
         for h in handlers:
             m = median(kept(h, cl))
-            print("%-12s %6s %9.2f %9s   %s" % (
-                h, cl, m / 1e6, "%.2fx" % (m / base) if base > 0 else "-",
+            # The spread: each round's median over the baseline's of the
+            # same round (the runs next to each other).
+            rr = []
+            for r in range(1, rounds + 1):
+                b = median(kept(baseline, cl, r))
+                if b > 0:
+                    rr.append(median(kept(h, cl, r)) / b)
+            print("%-*s %6s %9.2f %9s %13s   %s" % (
+                w, h, cl, m / 1e6,
+                "%.2fx" % (m / base) if base > 0 else "-",
+                "%.2f-%.2fx" % (min(rr), max(rr)) if rr else "-",
                 " / ".join("%.2f" % (median(kept(h, cl, r)) / 1e6)
                            for r in range(1, rounds + 1))))
     print("samples: %s" % os.path.abspath(csv))
