@@ -51,9 +51,12 @@ sample is the sum of the "Rx-pps" (Throughput since last show) of both
 ports; the first TM_CMP_SKIP samples are warm-up and dropped, the last
 TM_CMP_LAST of the rest are kept. Handlers are interleaved (ring,
 turbomem, ring, turbomem, ...) over TM_CMP_ROUNDS rounds, because the
-machine is noisy; a configuration's figure is the median of all its kept
-samples over all rounds. Every run is checked as above (handler selected,
-packets forwarded, clean stop).
+machine is noisy; a configuration's Mpps is the median of all its kept
+samples over all rounds; its ratio to the baseline (and to the baseline's
+handler on the same memory, for HANDLER@MEM) is the median, and the range,
+of the per-round ratios: each round's median over the baseline's median
+of the same round, the runs next to each other. Every run is checked as
+above (handler selected, packets forwarded, clean stop).
 Output: a table on stdout; every sample in RESULTS/testpmd.csv; every
 testpmd log in RESULTS/testpmd-logs/. Environment:
   TESTPMD            testpmd binary (default dpdk-testpmd)
@@ -631,25 +634,36 @@ def compare():
            "; ".join("%s: %s" % (h, mem_of(h)) for h in handlers),
            rounds, seconds))
     w = max(12, max(len(h) for h in handlers))
-    print("%-*s %6s %9s %9s %13s   %s" % (
-        w, "handler", "cache", "Mpps", "vs " + baseline[:6],
-        "round ratios", "per-round Mpps"))
+
+    def ratios(h, b, cl):
+        # Each round's median over b's of the same round: the runs next
+        # to each other, paired, so that a slow round weighs on both.
+        rr = []
+        for r in range(1, rounds + 1):
+            bm = median(kept(b, cl, r))
+            if bm > 0:
+                rr.append(median(kept(h, cl, r)) / bm)
+        return rr
+
+    def fmt(rr):
+        return "%.2fx %.2f-%.2f" % (median(rr), min(rr), max(rr)) \
+            if rr else "-"
+
+    base_ops = ops_of(baseline)
+    print("%-*s %6s %9s %-16s %-16s %s" % (
+        w, "handler", "cache", "Mpps", "vs " + baseline, "vs " + base_ops +
+        " same mem", "per-round Mpps"))
+    print("%-*s %6s %9s %-16s %-16s" % (
+        w, "", "", "", "(median, range of", "round ratios)"))
     for c in caches:
         cl = label(c)
-        base = median(kept(baseline, cl))
         for h in handlers:
-            m = median(kept(h, cl))
-            # The spread: each round's median over the baseline's of the
-            # same round (the runs next to each other).
-            rr = []
-            for r in range(1, rounds + 1):
-                b = median(kept(baseline, cl, r))
-                if b > 0:
-                    rr.append(median(kept(h, cl, r)) / b)
-            print("%-*s %6s %9.2f %9s %13s   %s" % (
-                w, h, cl, m / 1e6,
-                "%.2fx" % (m / base) if base > 0 else "-",
-                "%.2f-%.2fx" % (min(rr), max(rr)) if rr else "-",
+            same = "%s@%s" % (base_ops, h.split("@", 1)[1]) if "@" in h \
+                else baseline
+            print("%-*s %6s %9.2f %-16s %-16s %s" % (
+                w, h, cl, median(kept(h, cl)) / 1e6,
+                fmt(ratios(h, baseline, cl)),
+                fmt(ratios(h, same, cl)) if same in handlers else "-",
                 " / ".join("%.2f" % (median(kept(h, cl, r)) / 1e6)
                            for r in range(1, rounds + 1))))
     print("samples: %s" % os.path.abspath(csv))
