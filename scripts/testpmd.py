@@ -51,15 +51,27 @@ sample is the sum of the "Rx-pps" (Throughput since last show) of both
 ports; the first TM_CMP_SKIP samples are warm-up and dropped, the last
 TM_CMP_LAST of the rest are kept. Handlers are interleaved (ring,
 turbomem, ring, turbomem, ...) over TM_CMP_ROUNDS rounds, because the
-machine is noisy; a configuration's figure is the median of all its kept
-samples over all rounds. Every run is checked as above (handler selected,
-packets forwarded, clean stop).
+machine is noisy; a configuration's Mpps is the median of all its kept
+samples over all rounds; its ratio to the baseline (and to the baseline's
+handler on the same memory, for HANDLER@MEM) is the median, and the range,
+of the per-round ratios: each round's median over the baseline's median
+of the same round, the runs next to each other. Every run is checked as
+above (handler selected, packets forwarded, clean stop).
 Output: a table on stdout; every sample in RESULTS/testpmd.csv; every
 testpmd log in RESULTS/testpmd-logs/. Environment:
   TESTPMD            testpmd binary (default dpdk-testpmd)
   TM_PLUGIN          the turbomem plugin
                      (default build/librte_mempool_turbomem.so)
-  TM_CMP_HANDLERS    handlers, the baseline first (default "ring_mp_mc turbomem")
+  TM_CMP_HANDLERS    handlers, the baseline first (default "ring_mp_mc turbomem");
+                     HANDLER@MEM runs that handler on the memory MEM instead
+                     of TM_CMP_MEM_OPTS, so that handlers on different memory
+                     are interleaved in one run: MEM is "nohuge"
+                     ("--no-huge -m 1024"), "huge" ("-m 1024 --huge-dir
+                     TM_CMP_HUGE_DIR --huge-unlink", hugepages reserved
+                     beforehand), or any NAME with its options in the
+                     environment variable TM_CMP_MEM_NAME. For example
+                     "ring_mp_mc@huge turbomem@nohuge turbomem@huge"
+  TM_CMP_HUGE_DIR    hugetlbfs mount of "@huge" (default /dev/hugepages)
   TM_CMP_PLUGIN_HANDLERS  handlers that need "-d TM_PLUGIN" (default turbomem)
   TM_CMP_CACHES      --mbcache values; "default" passes none, i.e. 250
                      (default "0 default")
@@ -510,6 +522,27 @@ def compare():
     mem_opts = env("TM_CMP_MEM_OPTS", "--no-huge -m 1024")
     results = env("TM_RESULTS_DIR", "results")
     baseline = handlers[0]
+    mem_named = {
+        "nohuge": "--no-huge -m 1024",
+        "huge": "-m 1024 --huge-dir %s --huge-unlink" %
+                env("TM_CMP_HUGE_DIR", "/dev/hugepages"),
+    }
+
+    def ops_of(h):  # "turbomem@nohuge" -> "turbomem"
+        return h.split("@", 1)[0]
+
+    def mem_of(h):  # the EAL memory options of a handler entry
+        if "@" not in h:
+            return mem_opts
+        name = h.split("@", 1)[1]
+        o = env("TM_CMP_MEM_" + name, mem_named.get(name))
+        if o is None:
+            die("%s: no memory %s (nohuge, huge, or set TM_CMP_MEM_%s)" %
+                (h, name, name))
+        return o
+
+    for h in handlers:
+        mem_of(h)
 
     def label(c):  # testpmd's DEF_MBUF_CACHE when none is given
         return "250" if c == "default" else c
@@ -517,7 +550,8 @@ def compare():
     if shutil.which(testpmd) is None:
         die("%s not found (Debian: apt-get install dpdk; or run "
             "scripts/deps.sh)" % testpmd)
-    if set(handlers) & set(with_plugin) and not os.path.isfile(plugin):
+    if set(map(ops_of, handlers)) & set(with_plugin) and \
+            not os.path.isfile(plugin):
         die("plugin %s not found: build it first (meson setup build && "
             "ninja -C build)" % plugin)
     os.makedirs(os.path.join(results, "testpmd-logs"), exist_ok=True)
@@ -527,10 +561,10 @@ def compare():
         # An own --file-prefix (--in-memory does not combine with
         # --no-huge), so runs never collide with another DPDK process.
         v = ["--testpmd", testpmd, "--prefix", "tm-cmp-%d" % os.getpid(),
-             "--ops", h, "--no-telemetry", "--mem-opts=" + mem_opts,
+             "--ops", ops_of(h), "--no-telemetry", "--mem-opts=" + mem_of(h),
              "--seconds", seconds, "--log", lg,
              "--lcores", env("TM_CMP_LCORES", "0-1")]
-        if h in with_plugin:
+        if ops_of(h) in with_plugin:
             v += ["--plugin", plugin]
         v += ["--"] + shlex.split(env("TM_CMP_EAL_OPTS", ""))
         v += ["--", "--nb-cores=1", "--txq=1", "--rxq=1"]
@@ -541,7 +575,8 @@ def compare():
     ver = subprocess.run(["pkg-config", "--modversion", "libdpdk"],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True).stdout.strip() or "(version unknown)"
-    say("DPDK %s, %d CPUs" % (ver, os.cpu_count()))
+    say("DPDK %s (pkg-config libdpdk), testpmd %s, %d CPUs" % (
+        ver, shutil.which(testpmd), os.cpu_count()))
     load1 = os.getloadavg()[0]
     if load1 > 0.5:
         say("warning: load average is %.2f before starting: other work on "
@@ -556,7 +591,8 @@ def compare():
                 n += 1
                 cl = label(c)
                 lg = os.path.join(results, "testpmd-logs",
-                                  "r%d-%s-cache%s.log" % (r, h, cl))
+                                  "r%d-%s-cache%s.log" %
+                                  (r, h.replace("@", "-"), cl))
                 a = args(h, c, lg)
                 if n == 1:
                     a.print_command = True
@@ -594,16 +630,40 @@ def compare():
     print()
     print("testpmd io forwarding, 2 x net_null, %s, 1 forwarding lcore "
           "(%d rounds x %ss, median of kept 1 s samples)" %
-          (mem_opts, rounds, seconds))
-    print("%-12s %6s %9s %9s   %s" % ("handler", "cache", "Mpps",
-                                      "vs " + baseline, "per-round Mpps"))
+          (mem_opts if not any("@" in h for h in handlers) else
+           "; ".join("%s: %s" % (h, mem_of(h)) for h in handlers),
+           rounds, seconds))
+    w = max(12, max(len(h) for h in handlers))
+
+    def ratios(h, b, cl):
+        # Each round's median over b's of the same round: the runs next
+        # to each other, paired, so that a slow round weighs on both.
+        rr = []
+        for r in range(1, rounds + 1):
+            bm = median(kept(b, cl, r))
+            if bm > 0:
+                rr.append(median(kept(h, cl, r)) / bm)
+        return rr
+
+    def fmt(rr):
+        return "%.2fx %.2f-%.2f" % (median(rr), min(rr), max(rr)) \
+            if rr else "-"
+
+    base_ops = ops_of(baseline)
+    print("%-*s %6s %9s %-16s %-16s %s" % (
+        w, "handler", "cache", "Mpps", "vs " + baseline, "vs " + base_ops +
+        " same mem", "per-round Mpps"))
+    print("%-*s %6s %9s %-16s %-16s" % (
+        w, "", "", "", "(median, range of", "round ratios)"))
     for c in caches:
         cl = label(c)
-        base = median(kept(baseline, cl))
         for h in handlers:
-            m = median(kept(h, cl))
-            print("%-12s %6s %9.2f %9s   %s" % (
-                h, cl, m / 1e6, "%.2fx" % (m / base) if base > 0 else "-",
+            same = "%s@%s" % (base_ops, h.split("@", 1)[1]) if "@" in h \
+                else baseline
+            print("%-*s %6s %9.2f %-16s %-16s %s" % (
+                w, h, cl, median(kept(h, cl)) / 1e6,
+                fmt(ratios(h, baseline, cl)),
+                fmt(ratios(h, same, cl)) if same in handlers else "-",
                 " / ".join("%.2f" % (median(kept(h, cl, r)) / 1e6)
                            for r in range(1, rounds + 1))))
     print("samples: %s" % os.path.abspath(csv))

@@ -44,7 +44,6 @@
  * --rounds. --keep is not used.
  */
 
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -181,29 +180,14 @@ cnt_register(void)
 
 /* --- turbomem's own counters --------------------------------------------- */
 
-typedef int (stats_get_fn)(const struct rte_mempool *mp,
-		struct rte_pmd_turbomem_stats *st);
-typedef int (stats_reset_fn)(struct rte_mempool *mp);
-
 static int
 turbomem_counts(struct rte_mempool *mp, bool reset, struct cache_counts *c)
 {
 	struct rte_pmd_turbomem_stats st;
-	stats_get_fn *get;
-	stats_reset_fn *rst;
-	void *h = bench_plugin_open();
 
-	if (h == NULL)
-		return -1;
-	get = (stats_get_fn *)(uintptr_t)dlsym(h, "rte_pmd_turbomem_stats_get");
-	rst = (stats_reset_fn *)(uintptr_t)dlsym(h,
-			"rte_pmd_turbomem_stats_reset");
-	dlclose(h);
-	if (get == NULL || rst == NULL)
-		return -1;
 	if (reset)
-		return rst(mp);
-	if (get(mp, &st) != 0)
+		return bench_turbomem_stats(mp, NULL);
+	if (bench_turbomem_stats(mp, &st) != 0)
 		return -1;
 	c->get_calls = st.get_calls;
 	c->get_objs = st.get_objs;

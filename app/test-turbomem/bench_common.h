@@ -178,6 +178,15 @@ int bench_shuffled_refill(struct rte_mempool *mp, unsigned int n);
  */
 void *bench_plugin_open(void);
 
+struct rte_pmd_turbomem_stats;
+/*
+ * turbomem's driver statistics of mp (rte_pmd_turbomem_stats_get, or
+ * _reset when st is NULL) through the plugin EAL loaded: 0, or -1 when
+ * the plugin or the function is missing or mp is no turbomem pool.
+ */
+int bench_turbomem_stats(struct rte_mempool *mp,
+		struct rte_pmd_turbomem_stats *st);
+
 /*
  * Memory backing of a pool measured from /proc/self/smaps: sets
  * r->backing and r->huge_pct (and appends turbomem's own report to

@@ -190,6 +190,31 @@ bench_plugin_open(void)
 	return handle;
 }
 
+typedef int (stats_get_fn)(const struct rte_mempool *mp,
+		struct rte_pmd_turbomem_stats *st);
+typedef int (stats_reset_fn)(struct rte_mempool *mp);
+
+int
+bench_turbomem_stats(struct rte_mempool *mp, struct rte_pmd_turbomem_stats *st)
+{
+	void *h = bench_plugin_open();
+	stats_get_fn *get;
+	stats_reset_fn *rst;
+	int ret = -1;
+
+	if (h == NULL)
+		return -1;
+	get = (stats_get_fn *)(uintptr_t)dlsym(h, "rte_pmd_turbomem_stats_get");
+	rst = (stats_reset_fn *)(uintptr_t)dlsym(h,
+			"rte_pmd_turbomem_stats_reset");
+	if (st == NULL && rst != NULL)
+		ret = rst(mp) == 0 ? 0 : -1;
+	else if (st != NULL && get != NULL)
+		ret = get(mp, st) == 0 ? 0 : -1;
+	dlclose(h);
+	return ret;
+}
+
 /*
  * The app is not linked against the plugin: look its report up in the
  * copy EAL loaded with -d, if it exports it.
