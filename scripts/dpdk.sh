@@ -393,8 +393,15 @@ autotest() {
 	grep -q 'turbomem: pool ' <<<"$out"
 }
 
-# testpmd_check TESTPMD PLUGIN: forwarding on turbomem, through telemetry.
+# testpmd_check TESTPMD PLUGIN [VERSION]: forwarding on turbomem, through
+# telemetry; with VERSION, testpmd.py must name it as testpmd's DPDK.
 testpmd_check() {
+	local ver
+	if [ -n "${3:-}" ]; then
+		ver=$(python3 "$tm_top/scripts/testpmd.py" version "$1") || return 1
+		echo "testpmd.py version: $ver"
+		case "$ver" in "$3".*) ;; *) echo "FAIL: not DPDK $3"; return 1 ;; esac
+	fi
 	python3 "$tm_top/scripts/testpmd.py" --testpmd "$1" --plugin "$2" --label testpmd \
 		--prefix "$(eal_prefix testpmd)" --check list --check info \
 		--seconds 2 -- -- --mbcache=0 --total-num-mbufs=8192
@@ -510,7 +517,7 @@ oot() {
 	check "$v" out-of-tree fast "$MESON" test -C "$b" --suite fast --print-errorlogs
 	check "$v" out-of-tree mempool autotest "$bindir/dpdk-test" "$plugin" mempool_autotest
 	check "$v" out-of-tree mbuf autotest "$bindir/dpdk-test" "$plugin" mbuf_autotest
-	check "$v" out-of-tree testpmd testpmd_check "$bindir/dpdk-testpmd" "$plugin"
+	check "$v" out-of-tree testpmd testpmd_check "$bindir/dpdk-testpmd" "$plugin" "$v"
 	check "$v" out-of-tree exports exports_check "$plugin"
 	)
 }
@@ -525,7 +532,7 @@ intree() {
 	export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	check "$v" in-tree mempool autotest "$prefix/bin/dpdk-test" "$plugin" mempool_autotest
 	check "$v" in-tree mbuf autotest "$prefix/bin/dpdk-test" "$plugin" mbuf_autotest
-	check "$v" in-tree testpmd testpmd_check "$prefix/bin/dpdk-testpmd" "$plugin"
+	check "$v" in-tree testpmd testpmd_check "$prefix/bin/dpdk-testpmd" "$plugin" "$v"
 	check "$v" in-tree exports exports_check "$plugin" intree
 	if [ "$v" = 26.07 ]; then
 		check "$v" in-tree api api_check "$prefix" "$plugin"

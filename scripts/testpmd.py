@@ -12,6 +12,10 @@ passed, 1 when one failed, 2 on a usage or start-up error.
 Usage:
   testpmd.py [options] [-- EAL args [-- testpmd args]]
   testpmd.py compare        (handlers side by side; see "Compare" below)
+  testpmd.py version [TESTPMD]
+                            the DPDK version TESTPMD (default $TESTPMD or
+                            dpdk-testpmd) was built from, and the file
+                            that says it
 
 The EAL and testpmd arguments given after "--" are added to the defaults:
   EAL:     --no-huge -m MEM (or --mem-opts) --no-pci -l LCORES --vdev net_null0
@@ -89,6 +93,7 @@ Relative paths are relative to the repository root.
 """
 
 import argparse
+import glob
 import io
 import json
 import os
@@ -492,6 +497,33 @@ def run(a):
     return 0 if ok else 1
 
 
+def dpdk_version(testpmd):
+    """The DPDK version testpmd was built from, and where it was read.
+
+    The libdpdk.pc of testpmd's own build or install prefix (an installed
+    bin/dpdk-testpmd or a build tree's app/dpdk-testpmd), else pkg-config's
+    libdpdk: the system DPDK, which need not be testpmd's.
+    """
+    path = shutil.which(testpmd)
+    if path:
+        top = os.path.dirname(os.path.dirname(os.path.realpath(path)))
+        for pc in sorted(glob.glob(os.path.join(
+                top, "lib*", "*pkgconfig", "libdpdk.pc")) + glob.glob(
+                os.path.join(top, "lib*", "*", "pkgconfig", "libdpdk.pc"))) + \
+                [os.path.join(top, "meson-private", "libdpdk.pc")]:
+            try:
+                with open(pc) as f:
+                    for line in f:
+                        if line.startswith("Version:"):
+                            return line.split(":", 1)[1].strip(), pc
+            except OSError:
+                continue
+    ver = subprocess.run(["pkg-config", "--modversion", "libdpdk"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True).stdout.strip()
+    return ver or "(version unknown)", "pkg-config libdpdk"
+
+
 def median(v):
     return statistics.median(v) if v else float("nan")
 
@@ -572,11 +604,9 @@ def compare():
             v += ["--mbcache=" + c]
         return parser().parse_args(v + shlex.split(env("TM_CMP_PMD_OPTS", "")))
 
-    ver = subprocess.run(["pkg-config", "--modversion", "libdpdk"],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True).stdout.strip() or "(version unknown)"
-    say("DPDK %s (pkg-config libdpdk), testpmd %s, %d CPUs" % (
-        ver, shutil.which(testpmd), os.cpu_count()))
+    ver, pc = dpdk_version(testpmd)
+    say("DPDK %s (%s), testpmd %s, %d CPUs" % (
+        ver, pc, shutil.which(testpmd), os.cpu_count()))
     load1 = os.getloadavg()[0]
     if load1 > 0.5:
         say("warning: load average is %.2f before starting: other work on "
@@ -673,6 +703,11 @@ def compare():
 def main():
     if sys.argv[1:2] == ["compare"]:
         return compare()
+    if sys.argv[1:2] == ["version"] and len(sys.argv) <= 3:
+        ver, pc = dpdk_version(sys.argv[2] if len(sys.argv) == 3 else
+                               os.environ.get("TESTPMD", "dpdk-testpmd"))
+        print("%s %s" % (ver, pc))
+        return 0
     ap = parser()
     a = ap.parse_args()
     if a.no_telemetry and set(a.check) & {"list", "info", "rise", "memory"}:
