@@ -12,6 +12,7 @@
  * DPDK_TEST=<command> like DPDK's dpdk-test.
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
 
@@ -141,6 +142,23 @@ int tm_test_smaps(uintptr_t s, uintptr_t e, struct tm_smaps *sum);
 
 /** Number of mappings of the process (/proc/self/maps lines), or -1. */
 int tm_test_maps_count(void);
+
+/**
+ * Whether the mapping count follows what the test does: not under
+ * valgrind (its malloc maps client heap blocks as the test runs) nor
+ * AddressSanitizer (its allocator maps and unmaps its own regions
+ * whenever a thread, DPDK's included, allocates: counts 2 below and 1
+ * above the one before a pool were seen with the pool freed). The stages
+ * built without them keep the exact checks.
+ */
+bool tm_test_maps_countable(void);
+
+/**
+ * Mappings the process holds beyond maps0 (a tm_test_maps_count() taken
+ * before): what a test left behind; 0 where the count is not
+ * countable (tm_test_maps_countable).
+ */
+int tm_test_maps_left(int maps0);
 
 /** Arguments after the command name (options of the perf commands). */
 extern int tm_test_argc;

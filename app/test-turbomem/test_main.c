@@ -169,6 +169,24 @@ tm_test_maps_count(void)
 	return n;
 }
 
+bool
+tm_test_maps_countable(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+	return false;
+#else
+	const char *pre = getenv("LD_PRELOAD");
+
+	return pre == NULL || strstr(pre, "vgpreload") == NULL;
+#endif
+}
+
+int
+tm_test_maps_left(int maps0)
+{
+	return tm_test_maps_countable() ? tm_test_maps_count() - maps0 : 0;
+}
+
 int
 tm_test_set_ops(struct rte_mempool *mp, const char *ops)
 {

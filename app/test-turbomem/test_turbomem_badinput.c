@@ -79,18 +79,6 @@ footprint_take(struct footprint *f)
 		f->maps = n;
 }
 
-/*
- * Under valgrind, its malloc maps new client heap blocks as the test runs,
- * so the number of mappings says nothing about the driver there.
- */
-static bool
-maps_countable(void)
-{
-	const char *pre = getenv("LD_PRELOAD");
-
-	return pre == NULL || strstr(pre, "vgpreload") == NULL;
-}
-
 static int
 footprint_same(const struct footprint *a, const char *what)
 {
@@ -98,7 +86,7 @@ footprint_same(const struct footprint *a, const char *what)
 
 	footprint_take(&b);
 	if (a->memzones != b.memzones || a->heap_bytes != b.heap_bytes ||
-			(a->maps != b.maps && maps_countable())) {
+			(a->maps != b.maps && tm_test_maps_countable())) {
 		printf("%s: left behind: memzones %u -> %u, heap bytes %zu -> %zu, mappings %u -> %u\n",
 			what, a->memzones, b.memzones, a->heap_bytes,
 			b.heap_bytes, a->maps, b.maps);
