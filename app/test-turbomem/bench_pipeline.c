@@ -11,8 +11,13 @@
  *   bulk {32} (--bulks), cache {0, default}; needs an even number of
  *   workers (bench.sh: 2 pinned)
  * Figures: objects per second through all pairs, cycles per object.
+ * For turbomem the row's status gives the driver's own counters of the
+ * first round: objects per get and per put call (what the cache hands
+ * the handler) and failed CAS attempts per call (gets and puts racing
+ * on the head).
  */
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -28,6 +33,7 @@
 
 #include "test.h"
 #include "bench_common.h"
+#include "rte_pmd_turbomem.h"
 
 #define PIPE_ELT_SIZE 2048
 #define PIPE_RING 1024
@@ -116,9 +122,29 @@ struct pipe_set {
 	unsigned int workers, pairs, size, cache;
 };
 
+/* Append turbomem's counters of the run to the row's status, once. */
+static void
+pipe_driver_counters(struct rte_mempool *mp, struct bench_row *row)
+{
+	struct rte_pmd_turbomem_stats st;
+	size_t off = strcmp(row->status, "ok") == 0 ? 0 : strlen(row->status);
+	uint64_t calls;
+
+	if (strstr(row->status, "per get") != NULL ||
+			bench_turbomem_stats(mp, &st) != 0 ||
+			st.get_calls == 0 || st.put_calls == 0)
+		return;
+	calls = st.get_calls + st.get_fails + st.put_calls;
+	snprintf(row->status + off, sizeof(row->status) - off,
+		"%s%" PRIu64 " per get, %" PRIu64 " per put, %.3f CAS retries per call",
+		off > 0 ? "; " : "",
+		st.get_objs / st.get_calls, st.put_objs / st.put_calls,
+		(double)st.cas_retries / calls);
+}
+
 static int
 pipe_measure(struct bench_set *set, unsigned int h,
-		unsigned int v __rte_unused, struct bench_row *row __rte_unused,
+		unsigned int v __rte_unused, struct bench_row *row,
 		double fig[BENCH_NB_FIGS])
 {
 	const struct bench_opts *o = &bench_opts;
@@ -139,6 +165,8 @@ pipe_measure(struct bench_set *set, unsigned int h,
 		r->pairs[i].freed = r->pairs[i].cycles = 0;
 	}
 	atomic_store_explicit(&r->stop, false, memory_order_relaxed);
+	/* The counters from here on: not the puts that filled the pool. */
+	bench_turbomem_stats(r->mp, NULL);
 	rte_eal_mp_remote_launch(pipe_lcore, r, SKIP_MAIN);
 	/* Sleep: the main lcore may share a CPU with a worker. */
 	usleep((useconds_t)(o->seconds * 1e6));
@@ -158,6 +186,7 @@ pipe_measure(struct bench_set *set, unsigned int h,
 		fig[BENCH_FIG_CYCLES] = (double)cycles / pairs *
 			RTE_MIN(ps->workers, bench_worker_cpus()) / freed;
 	}
+	pipe_driver_counters(r->mp, row);
 	if (rte_mempool_avail_count(r->mp) != size)
 		printf("pipeline: %s lost objects: %u of %u back\n",
 			o->handlers[h], rte_mempool_avail_count(r->mp), size);

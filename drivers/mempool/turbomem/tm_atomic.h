@@ -63,4 +63,16 @@
 
 #endif /* !TM_ATOMIC_RTE */
 
+/*
+ * The one other name the core takes from DPDK: a prefetch hint (see
+ * "Hints" in tm_lifo.h), DPDK's rte_prefetch0() in the driver and nothing
+ * in freestanding builds, which measure no speed.
+ */
+#ifdef TM_FREESTANDING
+#define tm_prefetch(p) ((void)(p))
+#else
+#include <rte_prefetch.h>
+#define tm_prefetch(p) rte_prefetch0(p)
+#endif
+
 #endif /* TM_ATOMIC_H */

@@ -7,6 +7,7 @@
 int
 tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 {
+	RTE_ATOMIC(uint32_t) *hint;
 	uint32_t i;
 
 	if (capacity == 0 || capacity > TM_LIFO_MAX_CAPACITY)
@@ -26,6 +27,10 @@ tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 		rte_atomic_store_explicit(&l->slot[i].depth, 0,
 				rte_memory_order_relaxed);
 	}
+	hint = tm_lifo_hints(l);
+	for (i = 0; i < capacity; i++)
+		rte_atomic_store_explicit(&hint[i], TM_LIFO_NIL,
+				rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&l->head,
 			tm_lifo_pack(tm_lifo_ref(TM_LIFO_NIL, 0), 0),
 			rte_memory_order_relaxed);

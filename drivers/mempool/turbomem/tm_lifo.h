@@ -49,6 +49,18 @@
  *   otherwise it takes nothing and the walk decides (pop_bulk calls it
  *   first for such n, then tm_lifo_pop_walk, the walk alone).
  *
+ * Hints. A pop of many groups follows one link per group, each to a slot
+ * that another core may just have written (the pipeline: gets on one
+ * core, puts on another): dependent misses, one after the other. So a
+ * push of more than TM_LIFO_AHEAD groups also records, in a word per
+ * object after the slots (tm_lifo_hints), the key of the group
+ * TM_LIFO_AHEAD below each of its groups (TM_LIFO_NIL for its last
+ * TM_LIFO_AHEAD), and a walk with more than TM_LIFO_AHEAD groups to go
+ * prefetches the slot and hint its current group's hint names: up to
+ * TM_LIFO_AHEAD misses overlap. Hints are never followed: a stale one (its
+ * group since taken and pushed again) costs a useless prefetch and nothing
+ * else; links alone decide what a pop takes.
+ *
  * One CAS per bulk operation, whatever n: the head is the only shared word
  * written, and a list (not an array) lets a push or pop of any size commit
  * in one step with nothing reserved beforehand, so a preempted thread holds
@@ -69,8 +81,10 @@
  * | tm_lifo_init     | no                             | -                    |
  *
  * Orderings (each atomic names its pair at its use):
- * - push: slot members and links relaxed, depth release, head CAS release;
- * - pop: head load acquire, depth load acquire, members and links relaxed,
+ * - push: slot members, links and hints relaxed, depth release, head CAS
+ *   release;
+ * - pop: head load acquire, depth load acquire, members, links and hints
+ *   relaxed,
  *   head CAS acq_rel (acquire on failure).
  *
  * Contracts:
@@ -141,6 +155,14 @@ extern "C" {
 #error "TM_LIFO_GROUP must be 8 or 16"
 #endif
 #define TM_LIFO_IDX_BITS (32 - TM_LIFO_POS_BITS)
+/*
+ * Groups a walk sees ahead: a push of more groups than this records in
+ * each group's hint the key of the group TM_LIFO_AHEAD below it, which a
+ * long walk prefetches (see "Hints" in the file comment).
+ */
+#ifndef TM_LIFO_AHEAD
+#define TM_LIFO_AHEAD 4
+#endif
 /** Key of a reference that ends the list. */
 #define TM_LIFO_NIL ((UINT32_C(1) << TM_LIFO_IDX_BITS) - 1)
 /** Largest capacity: every index must differ from TM_LIFO_NIL. */
@@ -196,12 +218,25 @@ typedef void *(tm_lifo_to_obj_t)(const void *ctx, uint32_t idx);
 /** Convert the caller's object pointer to its index. */
 typedef uint32_t (tm_lifo_to_idx_t)(const void *ctx, const void *obj);
 
-/** Bytes needed for a LIFO of the given capacity. */
+/** Bytes needed for a LIFO of the given capacity: head, slots, hints. */
 static inline size_t
 tm_lifo_size(uint32_t capacity)
 {
 	return sizeof(struct tm_lifo) +
-		(size_t)capacity * sizeof(struct tm_lifo_slot);
+		(size_t)capacity * sizeof(struct tm_lifo_slot) +
+		(size_t)capacity * sizeof(uint32_t);
+}
+
+/*
+ * The hints, one per object after the slots: hint[key] is the key of the
+ * group TM_LIFO_AHEAD below the group keyed by key when one push linked
+ * both, TM_LIFO_NIL when that push had no such group. Read only to
+ * prefetch, so a stale hint costs a useless prefetch and nothing else.
+ */
+static inline RTE_ATOMIC(uint32_t) *
+tm_lifo_hints(const struct tm_lifo *l)
+{
+	return (RTE_ATOMIC(uint32_t) *)(uintptr_t)&l->slot[l->capacity];
 }
 
 /**
@@ -550,9 +585,11 @@ static inline unsigned int
 tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		tm_lifo_to_idx_t *to_idx, const void *ctx)
 {
+	RTE_ATOMIC(uint32_t) *hint = tm_lifo_hints(l);
 	struct tm_lifo_slot *s, *last = NULL;
+	uint32_t ahead[TM_LIFO_AHEAD];
 	uint64_t old, new;
-	unsigned int i, len, pos, retries = 0;
+	unsigned int i, g, len, pos, retries = 0;
 	uint32_t first = 0, key, ref, below;
 
 	if (n == 1)
@@ -561,11 +598,20 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		return n == 0 ? 0 : tm_lifo_push_group(l, objs, n, to_idx, ctx);
 
 	/* Full groups first: the top group is the one a pop reads whole. */
-	for (i = 0; i < n; i += len) {
+	for (i = 0, g = 0; i < n; i += len, g++) {
 		len = n - i < TM_LIFO_GROUP ? n - i : TM_LIFO_GROUP;
 		pos = TM_LIFO_GROUP - len;
 		key = to_idx(ctx, objs[i + len - 1]);
 		s = &l->slot[key];
+		/*
+		 * Relaxed: a hint is only prefetched (stale readers race);
+		 * the group TM_LIFO_AHEAD above is ours, so is its hint.
+		 */
+		if (g >= TM_LIFO_AHEAD)
+			rte_atomic_store_explicit(
+					&hint[ahead[g % TM_LIFO_AHEAD]], key,
+					rte_memory_order_relaxed);
+		ahead[g % TM_LIFO_AHEAD] = key;
 		/*
 		 * Relaxed: the caller owns the key, so the slot; the release
 		 * CAS below publishes it. Stale poppers may read it
@@ -580,6 +626,12 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 					rte_memory_order_relaxed);
 		last = s;
 	}
+	/* The last groups have none below in this push (relaxed: above). */
+	if (g > TM_LIFO_AHEAD)
+		for (i = g - TM_LIFO_AHEAD; i < g; i++)
+			rte_atomic_store_explicit(
+					&hint[ahead[i % TM_LIFO_AHEAD]],
+					TM_LIFO_NIL, rte_memory_order_relaxed);
 
 	/*
 	 * Acquire: the top's depth is read next (tm_lifo_count_of), and must
@@ -724,10 +776,11 @@ static inline int
 tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
+	const RTE_ATOMIC(uint32_t) *hint = tm_lifo_hints(l);
 	void *tail[TM_LIFO_GROUP - 1];
 	const struct tm_lifo_slot *s;
 	unsigned int i, j, nb_tail;
-	uint32_t ref, key, pos, end, count;
+	uint32_t ref, key, pos, end, count, ahead;
 	uint64_t old, cur;
 	int retries = 0;
 
@@ -774,6 +827,19 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 			s = &l->slot[key];
 			pos = tm_lifo_ref_pos(ref);
 			end = pos + (n - i);
+			/*
+			 * More than TM_LIFO_AHEAD groups to go: start the
+			 * miss of the group that far below (relaxed: a
+			 * stale hint only prefetches the wrong slot).
+			 */
+			if (end > TM_LIFO_AHEAD * TM_LIFO_GROUP) {
+				ahead = rte_atomic_load_explicit(&hint[key],
+						rte_memory_order_relaxed);
+				if (ahead < l->capacity) {
+					tm_prefetch(&l->slot[ahead]);
+					tm_prefetch(&hint[ahead]);
+				}
+			}
 			/*
 			 * Relaxed loads: a stale pointer or link is harmless
 			 * because the CAS fails (head changed); the head
