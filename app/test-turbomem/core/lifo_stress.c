@@ -31,7 +31,10 @@
  *             - stale depth: a pop of 2 reads the head {K} (K, A below),
  *               then the other pops K and A, pushes K alone and A on
  *               top: K's depth now says 1, the head says 2 are free; the
- *               pop must re-read the head and succeed, not fail.
+ *               pop must re-read the head and succeed, not fail;
+ *             - hints: pushes of 6 groups record the key 4 groups below
+ *               (TM_LIFO_NIL in the last 4), and a pop over wrong hints
+ *               takes what the links say.
  *   nofail    like mixed, but the pool holds at least threads x 2B
  *             objects, so at least n are free whenever a thread asks for
  *             n: every failed get is spurious and an error (exact
@@ -399,6 +402,70 @@ stale_hook(void)
 	push1(ex_w);
 }
 
+/* The hint of obj (tm_lifo_hints), and whether it names want. */
+static bool
+hint_is(const struct obj *o, const struct obj *want)
+{
+	uint32_t h = atomic_load(&tm_lifo_hints(lifo)[to_idx(NULL, o)]);
+
+	return h == (want == NULL ? TM_LIFO_NIL : to_idx(NULL, want));
+}
+
+/*
+ * hints: a push of 6 groups (90 objects: 5 x 16, then 10) records in each
+ * of its first 2 groups the key 4 groups below, and TM_LIFO_NIL in its
+ * last 4, also where an earlier push had left a hint; a walk over hints
+ * that name the wrong groups (or none) takes what the links say.
+ */
+static void
+hints(struct obj **all)
+{
+	struct obj *t[90], *o[90];
+	_Atomic uint32_t *wrong;
+	unsigned int i;
+	int r;
+
+	if (nb_objs < 90) {
+		FAIL("exact hints: needs at least 90 objects");
+		return;
+	}
+	/* Keys all[15], [31], [47], [63], [79], [89]. */
+	tm_lifo_push_bulk(lifo, (void * const *)all, 90, to_idx, NULL);
+	if (!hint_is(all[15], all[79]) || !hint_is(all[31], all[89]))
+		FAIL("exact hints: the first groups do not name the group 4 below");
+	if (!hint_is(all[47], NULL) || !hint_is(all[89], NULL))
+		FAIL("exact hints: the last groups name a group");
+	if (popn(t, 90) < 0)
+		FAIL("exact hints: pop of 90 failed");
+	/*
+	 * all[32..89], all[0..31]: keys all[47], [63], [79], [5], [21], [31];
+	 * all[31] (the last) named all[89] since the first push.
+	 */
+	for (i = 0; i < 90; i++)
+		o[i] = all[(i + 32) % 90];
+	tm_lifo_push_bulk(lifo, (void * const *)o, 90, to_idx, NULL);
+	if (!hint_is(all[47], all[21]) || !hint_is(all[63], all[31]))
+		FAIL("exact hints: the first groups do not name the group 4 below");
+	if (!hint_is(all[79], NULL) || !hint_is(all[5], NULL) ||
+			!hint_is(all[21], NULL) || !hint_is(all[31], NULL))
+		FAIL("exact hints: a last group keeps an earlier push's hint");
+	/* Every hint wrong, in range or not: the pop follows the links. */
+	wrong = tm_lifo_hints(lifo);
+	for (i = 0; i < nb_objs; i++)
+		atomic_store(&wrong[i],
+			i % 3 == 0 ? UINT32_MAX - i : (i * 7 + 3) % nb_objs);
+	r = popn(t, 90);
+	if (r < 0)
+		FAIL("exact hints: pop of 90 with wrong hints returned %d", r);
+	else
+		for (i = 0; i < 90; i++)
+			if (t[i] != o[i]) {
+				FAIL("exact hints: object %u of the pop is not the one pushed there",
+					i);
+				break;
+			}
+}
+
 static void
 exact(void)
 {
@@ -514,8 +581,9 @@ exact(void)
 	if (tm_lifo_count(lifo) != 0)
 		FAIL("exact: count %u at the end, expected 0",
 			tm_lifo_count(lifo));
+	hints(all);
 	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
-	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale depth checked\n");
+	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale depth, hints checked\n");
 	free(all);
 }
 #endif
