@@ -31,6 +31,11 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# The one argument is a directory: an option (--help) would become one.
+if [ $# -gt 1 ] || [[ ${1:-} == -* ]]; then
+	echo "mutants.sh: '$*': takes one work directory, no option (usage: scripts/mutants.sh [workdir])" >&2
+	exit 2
+fi
 work=${1:-$top/build-mutants}
 mdir=${TM_MUTANTS_DIR:-$top/app/test-turbomem/mutants}
 # shellcheck source=scripts/common.sh
