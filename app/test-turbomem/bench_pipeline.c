@@ -13,8 +13,9 @@
  * Figures: objects per second through all pairs, cycles per object.
  * For turbomem the row's status gives the driver's own counters of the
  * first round: objects per get and per put call (what the cache hands
- * the handler) and failed CAS attempts per call (gets and puts racing
- * on the head).
+ * the handler), failed CAS attempts per call (gets and puts racing on
+ * the head) and refused gets per get (the allocating lcore waiting for
+ * the freeing one: the pool was empty).
  */
 
 #include <inttypes.h>
@@ -136,10 +137,11 @@ pipe_driver_counters(struct rte_mempool *mp, struct bench_row *row)
 		return;
 	calls = st.get_calls + st.get_fails + st.put_calls;
 	snprintf(row->status + off, sizeof(row->status) - off,
-		"%s%" PRIu64 " per get, %" PRIu64 " per put, %.3f CAS retries per call",
+		"%s%" PRIu64 " per get, %" PRIu64 " per put, %.3f CAS retries per call, %.3f refused gets per get",
 		off > 0 ? "; " : "",
 		st.get_objs / st.get_calls, st.put_objs / st.put_calls,
-		(double)st.cas_retries / calls);
+		(double)st.cas_retries / calls,
+		(double)st.get_fails / st.get_calls);
 }
 
 static int
