@@ -163,6 +163,9 @@ extern "C" {
 #ifndef TM_LIFO_AHEAD
 #define TM_LIFO_AHEAD 4
 #endif
+#if TM_LIFO_AHEAD < 1
+#error "TM_LIFO_AHEAD must be at least 1"
+#endif
 /** Key of a reference that ends the list. */
 #define TM_LIFO_NIL ((UINT32_C(1) << TM_LIFO_IDX_BITS) - 1)
 /** Largest capacity: every index must differ from TM_LIFO_NIL. */
@@ -234,9 +237,10 @@ tm_lifo_size(uint32_t capacity)
  * prefetch, so a stale hint costs a useless prefetch and nothing else.
  */
 static inline RTE_ATOMIC(uint32_t) *
-tm_lifo_hints(const struct tm_lifo *l)
+tm_lifo_hints(struct tm_lifo *l)
 {
-	return (RTE_ATOMIC(uint32_t) *)(uintptr_t)&l->slot[l->capacity];
+	/* The slots end on a 64-byte boundary (a slot is 8 * G bytes). */
+	return (void *)&l->slot[l->capacity];
 }
 
 /**
