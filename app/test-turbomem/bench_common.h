@@ -107,7 +107,7 @@ struct bench_row {
 	char stat[16];         /* how rounds combine: "median", "best" */
 	unsigned int rounds;
 	char samples[160];     /* every round's main figure */
-	char status[96];       /* "ok", "skip: ...", "error: ...", "n/a: ..." */
+	char status[160];      /* "ok", "skip: ...", "error: ...", "n/a: ..." */
 	/* Figures of scenarios with their own (frag, pages): "key=value;..." */
 	char extra[512];
 };
@@ -186,6 +186,12 @@ struct rte_pmd_turbomem_stats;
  */
 int bench_turbomem_stats(struct rte_mempool *mp,
 		struct rte_pmd_turbomem_stats *st);
+/*
+ * Calls that reached turbomem's driver (gets, refused gets, puts) since
+ * the pool was made or its statistics reset; -1 where mp is no turbomem
+ * pool (or the plugin exports no statistics).
+ */
+int64_t bench_turbomem_calls(struct rte_mempool *mp);
 
 /*
  * Memory backing of a pool measured from /proc/self/smaps: sets

@@ -108,17 +108,6 @@ deep_free(struct deep_state *s)
 	rte_pktmbuf_free_bulk(b, DEEP_BURST);
 }
 
-/* turbomem's dequeue and enqueue calls so far; -1 for other handlers. */
-static int64_t
-deep_driver_calls(struct rte_mempool *mp)
-{
-	struct rte_pmd_turbomem_stats st;
-
-	if (bench_turbomem_stats(mp, &st) != 0)
-		return -1;
-	return (int64_t)(st.get_calls + st.get_fails + st.put_calls);
-}
-
 /* Cycles per mbuf of one measurement, NAN on failure. */
 static double
 deep_measure(const char *handler, struct bench_row *r, struct bench_hw *hw,
@@ -155,7 +144,7 @@ deep_measure(const char *handler, struct bench_row *r, struct bench_hw *hw,
 		if (deep_alloc(&s) < 0)
 			goto fail;
 	}
-	calls0 = deep_driver_calls(s.mp);
+	calls0 = bench_turbomem_calls(s.mp);
 	if (hw != NULL)
 		bench_hw_start(hw);
 	start = rte_rdtsc();
@@ -174,7 +163,7 @@ deep_measure(const char *handler, struct bench_row *r, struct bench_hw *hw,
 		r->hw_cycles_per_obj = hw_cycles / objs;
 	}
 	res = (double)cycles / objs;
-	calls = deep_driver_calls(s.mp);
+	calls = bench_turbomem_calls(s.mp);
 	if (calls >= 0 && calls0 >= 0 && strstr(r->status, "driver") == NULL) {
 		size_t off = strlen(r->status);
 

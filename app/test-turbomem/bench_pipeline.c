@@ -128,7 +128,7 @@ static void
 pipe_driver_counters(struct rte_mempool *mp, struct bench_row *row)
 {
 	struct rte_pmd_turbomem_stats st;
-	size_t off = strcmp(row->status, "ok") == 0 ? 0 : strlen(row->status);
+	size_t off = strlen(row->status);
 	uint64_t calls;
 
 	if (strstr(row->status, "per get") != NULL ||
@@ -137,8 +137,7 @@ pipe_driver_counters(struct rte_mempool *mp, struct bench_row *row)
 		return;
 	calls = st.get_calls + st.get_fails + st.put_calls;
 	snprintf(row->status + off, sizeof(row->status) - off,
-		"%s%" PRIu64 " per get, %" PRIu64 " per put, %.3f CAS retries per call, %.3f refused gets per get",
-		off > 0 ? "; " : "",
+		"; %" PRIu64 " per get, %" PRIu64 " per put, %.3f CAS retries per call, %.3f refused gets per get",
 		st.get_objs / st.get_calls, st.put_objs / st.put_calls,
 		(double)st.cas_retries / calls,
 		(double)st.get_fails / st.get_calls);

@@ -215,6 +215,16 @@ bench_turbomem_stats(struct rte_mempool *mp, struct rte_pmd_turbomem_stats *st)
 	return ret;
 }
 
+int64_t
+bench_turbomem_calls(struct rte_mempool *mp)
+{
+	struct rte_pmd_turbomem_stats st;
+
+	if (bench_turbomem_stats(mp, &st) != 0)
+		return -1;
+	return (int64_t)(st.get_calls + st.get_fails + st.put_calls);
+}
+
 /*
  * The app is not linked against the plugin: look its report up in the
  * copy EAL loaded with -d, if it exports it.
