@@ -248,6 +248,30 @@ tm_objmap_to_idx_one(const void *ctx, const void *obj)
 	return tm_objmap_div(m, d - m->one_off0);
 }
 
+/* The block table's entry of object pointer o. */
+static inline const struct tm_objmap_blk *
+tm_objmap_blk_of(const struct tm_objmap *m, uintptr_t o)
+{
+	return (const struct tm_objmap_blk *)(m->blk_at +
+		(o >> m->blk_shift) * sizeof(struct tm_objmap_blk));
+}
+
+/*
+ * Object to index of a map of several chunks with its block table and
+ * m->blk_stride set: one load on the object's path, the entry. Nothing
+ * else of the map is inlined with it (the ops' put paths of several
+ * chunks, which send other maps to the general path, save no register).
+ */
+static inline uint32_t
+tm_objmap_to_idx_stride(const void *ctx, const void *obj)
+{
+	const struct tm_objmap *m = ctx;
+	uintptr_t o = (uintptr_t)obj;
+	const struct tm_objmap_blk *b = tm_objmap_blk_of(m, o);
+
+	return tm_objmap_div(m, o - (o < b->split ? b->vlo : b->vhi));
+}
+
 /* Object to index of a map of several chunks with its block table. */
 static inline uint32_t
 tm_objmap_to_idx_blk(const void *ctx, const void *obj)
@@ -258,11 +282,9 @@ tm_objmap_to_idx_blk(const void *ctx, const void *obj)
 	const struct tm_chunk *c;
 	uint32_t k;
 
-	/* One load on the object's path: the entry (struct tm_objmap_blk). */
-	b = (const struct tm_objmap_blk *)(m->blk_at +
-		(o >> m->blk_shift) * sizeof(*b));
 	if (likely(m->blk_stride))
-		return tm_objmap_div(m, o - (o < b->split ? b->vlo : b->vhi));
+		return tm_objmap_to_idx_stride(ctx, obj);
+	b = tm_objmap_blk_of(m, o);
 	k = o < b->split ? b->lo : b->hi;
 	c = &m->chunks[k];
 	return c->first_idx + tm_chunk_idx(m, c, o - m->header_size);
