@@ -269,7 +269,11 @@ tm_objmap_to_idx_stride(const void *ctx, const void *obj)
 	uintptr_t o = (uintptr_t)obj;
 	const struct tm_objmap_blk *b = tm_objmap_blk_of(m, o);
 
-	return tm_objmap_div(m, o - (o < b->split ? b->vlo : b->vhi));
+	uintptr_t v = b->vhi;
+
+	if (unlikely(o < b->split))
+		v = b->vlo;
+	return tm_objmap_div(m, o - v);
 }
 
 /* Object to index of a map of several chunks with its block table. */
