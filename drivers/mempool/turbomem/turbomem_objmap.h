@@ -268,9 +268,13 @@ tm_objmap_to_idx_stride(const void *ctx, const void *obj)
 	const struct tm_objmap *m = ctx;
 	uintptr_t o = (uintptr_t)obj;
 	const struct tm_objmap_blk *b = tm_objmap_blk_of(m, o);
-
 	uintptr_t v = b->vhi;
 
+	/*
+	 * A branch, not a cmov: predicted, the origin's load and the
+	 * subtraction need not wait for the split's compare (bulk 1 of the
+	 * chunks row: 1.24x one chunk with a cmov, 1.05-1.08x with this).
+	 */
 	if (unlikely(o < b->split))
 		v = b->vlo;
 	return tm_objmap_div(m, o - v);
