@@ -27,10 +27,9 @@ tm_objmap_fini(struct tm_objmap *m)
 	rte_free(m->by_va);
 	rte_free(m->obj_of);
 	rte_free(m->blk);
-	rte_free(m->blk_vbase);
-	m->blk_vbase = NULL;
 	m->obj_of = NULL;
 	m->blk = NULL;
+	m->blk_stride = 0;
 	m->chunks = NULL;
 	m->by_va = NULL;
 	m->nb_chunks = 0;
@@ -87,58 +86,50 @@ tm_objmap_plan(const struct tm_objmap *m, struct tm_chunk *c, char *va,
 }
 
 /*
- * Rebuild the block table over every chunk (see the header); without it
- * (too sparse, or no memory) lookups fall back to a binary search.
+ * Whether the entries may carry index origins (m->blk_stride): every chunk
+ * lays its objects at one stride from its base (no page boundary inside:
+ * no page constraint, or all objects before the first boundary) and
+ * (obj - origin) / total_sz, below nb_objs * total_sz, stays exact
+ * (tm_objmap_div).
  */
-/*
- * blk_vbase, if every chunk lays its objects at one stride from its base
- * (no page boundary inside: no page constraint, or all objects before
- * the first boundary) and (elt - vbase) / total_sz, below
- * nb_objs * total_sz, stays exact (tm_objmap_div); else NULL.
- */
-static void
-tm_objmap_build_vbase(struct tm_objmap *m)
+static uint32_t
+tm_objmap_stride(const struct tm_objmap *m)
 {
-	uintptr_t *v;
 	uint32_t i;
 
-	rte_free(m->blk_vbase);
-	m->blk_vbase = NULL;
 	if ((uint64_t)m->nb_objs * m->total_sz >= UINT64_MAX / m->total_sz)
-		return;
+		return 0;
 	for (i = 0; i < m->nb_chunks; i++) {
 		const struct tm_chunk *c = &m->chunks[i];
 
 		if (c->pg_shift != TM_OBJMAP_NO_PAGE_SHIFT &&
 				c->k0 < c->nb_objs)
-			return;
+			return 0;
 	}
-	v = rte_malloc_socket("turbomem_objmap", m->nb_chunks * sizeof(*v),
-			RTE_CACHE_LINE_SIZE, m->socket_id);
-	if (v == NULL)
-		return;
-	for (i = 0; i < m->nb_chunks; i++)
-		v[i] = m->chunks[i].base -
-			(uintptr_t)m->chunks[i].first_idx * m->total_sz;
-	m->blk_vbase = v;
+	return 1;
 }
 
+/*
+ * Rebuild the block table over every chunk (see the header); without it
+ * (too sparse, or no memory) lookups fall back to a binary search. The
+ * blocks cover object addresses, each chunk moved up by header_size.
+ */
 static void
 tm_objmap_build_blocks(struct tm_objmap *m)
 {
 	uintptr_t lo = UINTPTR_MAX, hi = 0, min_len = UINTPTR_MAX, b, nb;
+	uintptr_t hdr = m->header_size;
 	struct tm_objmap_blk *blk;
-	uint32_t i, k, shift;
+	uint32_t i, k, shift, stride;
 
 	rte_free(m->blk);
 	m->blk = NULL;
-	rte_free(m->blk_vbase);
-	m->blk_vbase = NULL;
+	m->blk_stride = 0;
 	for (i = 0; i < m->nb_chunks; i++) {
 		const struct tm_chunk *c = &m->chunks[i];
 
-		lo = RTE_MIN(lo, c->base);
-		hi = RTE_MAX(hi, c->end);
+		lo = RTE_MIN(lo, c->base + hdr);
+		hi = RTE_MAX(hi, c->end + hdr);
 		min_len = RTE_MIN(min_len, c->end - c->base);
 	}
 	shift = rte_fls_u64(min_len) - 1; /* min_len >= one element */
@@ -150,27 +141,33 @@ tm_objmap_build_blocks(struct tm_objmap *m)
 	if (blk == NULL)
 		return;
 	for (b = 0; b < nb; b++)
-		blk[b] = (struct tm_objmap_blk){ 0, TM_OBJMAP_NO_CHUNK,
+		blk[b] = (struct tm_objmap_blk){ 0, 0, 0, TM_OBJMAP_NO_CHUNK,
 			TM_OBJMAP_NO_CHUNK };
+	stride = tm_objmap_stride(m);
 	/* In address order: a block's second chunk is its upper one. */
 	for (k = 0; k < m->nb_chunks; k++) {
 		const struct tm_chunk *c = &m->chunks[m->by_va[k]];
+		uintptr_t v = stride ? c->base + hdr -
+			(uintptr_t)c->first_idx * m->total_sz : 0;
 
-		for (b = c->base >> shift; b <= (c->end - 1) >> shift; b++) {
+		for (b = (c->base + hdr) >> shift;
+				b <= (c->end + hdr - 1) >> shift; b++) {
 			struct tm_objmap_blk *e = &blk[b - (lo >> shift)];
 
 			if (e->lo == TM_OBJMAP_NO_CHUNK) {
 				e->lo = m->by_va[k];
+				e->vlo = v;
 			} else {
-				e->split = c->base;
+				e->split = c->base + hdr;
 			}
 			e->hi = m->by_va[k];
+			e->vhi = v;
 		}
 	}
 	m->blk_shift = shift;
-	m->blk0 = lo >> shift;
+	m->blk_at = (uintptr_t)blk - (lo >> shift) * sizeof(*blk);
+	m->blk_stride = stride;
 	m->blk = blk;
-	tm_objmap_build_vbase(m);
 }
 
 int

@@ -176,13 +176,15 @@ turbomem_enqueue_group_blk(struct rte_mempool *mp, void * const *obj_table,
 	struct turbomem_pool *tp = mp->pool_data;
 
 	/*
-	 * Tracked, or no block table (the map's binary search calls out):
-	 * the general path, so that this one calls nothing.
+	 * Tracked, or a map whose block entries carry no index origins
+	 * (chunks with page ends inside, or no block table: the map's
+	 * binary search calls out): the general path, so that this one
+	 * calls nothing and saves no register (tm_objmap_to_idx_stride).
 	 */
-	if (unlikely(tp->map.blk == NULL || turbomem_track_epoch(tp) != 0))
+	if (unlikely(!tp->map.blk_stride || turbomem_track_epoch(tp) != 0))
 		return turbomem_enqueue_bulk(mp, obj_table, n);
 	return turbomem_put_small(mp, tp, obj_table, n, false,
-			tm_objmap_to_idx_blk);
+			tm_objmap_to_idx_stride);
 }
 
 /*
@@ -209,10 +211,10 @@ turbomem_enqueue_one_blk(struct rte_mempool *mp, void * const *obj_table)
 {
 	struct turbomem_pool *tp = mp->pool_data;
 
-	if (unlikely(tp->map.blk == NULL || turbomem_track_epoch(tp) != 0))
+	if (unlikely(!tp->map.blk_stride || turbomem_track_epoch(tp) != 0))
 		return turbomem_enqueue_bulk(mp, obj_table, 1);
 	return turbomem_put_small(mp, tp, obj_table, 1, true,
-			tm_objmap_to_idx_blk);
+			tm_objmap_to_idx_stride);
 }
 
 static __rte_noinline int
