@@ -168,6 +168,27 @@ turbomem_put_small(struct rte_mempool *mp, struct turbomem_pool *tp,
 	return 0;
 }
 
+/*
+ * 1 <= n <= TM_LIFO_GROUP, a pool of several chunks whose block entries
+ * carry no index origins (chunks with page ends inside, as physically
+ * contiguous hugepages merged into one chunk): the chunk's arithmetic.
+ */
+static __rte_noinline int
+turbomem_enqueue_group_chunk(struct rte_mempool *mp,
+		void * const *obj_table, unsigned int n)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+
+	/* No block table (the map's binary search calls out): general. */
+	if (unlikely(tp->map.blk == NULL || turbomem_track_epoch(tp) != 0))
+		return turbomem_enqueue_bulk(mp, obj_table, n);
+	if (n == 1)
+		return turbomem_put_small(mp, tp, obj_table, 1, true,
+				tm_objmap_to_idx_blk);
+	return turbomem_put_small(mp, tp, obj_table, n, false,
+			tm_objmap_to_idx_blk);
+}
+
 /* 1 <= n <= TM_LIFO_GROUP, a pool of several chunks. */
 static __rte_noinline int
 turbomem_enqueue_group_blk(struct rte_mempool *mp, void * const *obj_table,
@@ -176,13 +197,12 @@ turbomem_enqueue_group_blk(struct rte_mempool *mp, void * const *obj_table,
 	struct turbomem_pool *tp = mp->pool_data;
 
 	/*
-	 * Tracked, or a map whose block entries carry no index origins
-	 * (chunks with page ends inside, or no block table: the map's
-	 * binary search calls out): the general path, so that this one
-	 * calls nothing and saves no register (tm_objmap_to_idx_stride).
+	 * Tracked, or a map whose block entries carry no index origins:
+	 * another function, so that this one calls nothing and saves no
+	 * register (tm_objmap_to_idx_stride).
 	 */
 	if (unlikely(!tp->map.blk_stride || turbomem_track_epoch(tp) != 0))
-		return turbomem_enqueue_bulk(mp, obj_table, n);
+		return turbomem_enqueue_group_chunk(mp, obj_table, n);
 	return turbomem_put_small(mp, tp, obj_table, n, false,
 			tm_objmap_to_idx_stride);
 }
@@ -212,7 +232,7 @@ turbomem_enqueue_one_blk(struct rte_mempool *mp, void * const *obj_table)
 	struct turbomem_pool *tp = mp->pool_data;
 
 	if (unlikely(!tp->map.blk_stride || turbomem_track_epoch(tp) != 0))
-		return turbomem_enqueue_bulk(mp, obj_table, 1);
+		return turbomem_enqueue_group_chunk(mp, obj_table, 1);
 	return turbomem_put_small(mp, tp, obj_table, 1, true,
 			tm_objmap_to_idx_stride);
 }
