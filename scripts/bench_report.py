@@ -15,6 +15,9 @@
   bench_report.py vs-dpdk AUTOTEST.log SPEEDUP GRID.csv...
                                               -> mempool_perf_autotest's
                                                  figures beside the grid's
+  bench_report.py ab PARTS_DIR VARIANT...     -> scripts/ab.sh's table: per
+                                                 row, each variant's median
+                                                 turbomem / ring_mp_mc
 
 Every part CSV starts with "# key: value" header lines (DPDK version,
 kernel, CPU, THP mode, hugepages, lcores, seed, ...) of its EAL run; the
@@ -1524,6 +1527,71 @@ def update_readme(res, cl, path):
 
 
 
+def median(v):
+    v = sorted(v)
+    m = len(v) // 2
+    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
+
+
+def ab(parts_dir, variants):
+    """scripts/ab.sh's parts ROUND-VARIANT-RUN.csv: for each row (scenario,
+    layout, bulk, keep, cache), each variant's median over the rounds of
+    turbomem's figure / ring_mp_mc's in the same EAL run, every round's
+    ratio, and the median failed CAS attempts per call (pipeline rows)."""
+    pat = re.compile(r"^(\d+)-(%s)-[a-z0-9]+\.csv$"
+                     % "|".join(re.escape(v) for v in variants))
+    ratios, retries, order, header = {}, {}, [], {}
+    names = sorted(os.listdir(parts_dir)) if os.path.isdir(parts_dir) else []
+    for name in names:
+        m = pat.match(name)
+        if not m:
+            continue
+        h, rows = read_part(os.path.join(parts_dir, name))
+        header = header or h
+        base = {}
+        for r in rows:
+            key = (r["scenario"], r["layout"], r["bulk"], r["keep"], r["cache"])
+            if r["handler"] == BASELINE:
+                base[key] = num(r["mobj_per_s"])
+        for r in rows:
+            key = (r["scenario"], r["layout"], r["bulk"], r["keep"], r["cache"])
+            tm, ring = num(r["mobj_per_s"]), base.get(key)
+            if r["handler"] != "turbomem" or not tm or not ring:
+                continue
+            if key not in order:
+                order.append(key)
+            ratios.setdefault((key, m.group(2)), []).append(tm / ring)
+            c = re.search(r"([0-9.]+) CAS retries per call", r["status"])
+            if c:
+                retries.setdefault((key, m.group(2)), []).append(float(c.group(1)))
+    if not order:
+        sys.exit("bench_report.py ab: no turbomem and %s rows of %s in %s"
+                 % (BASELINE, ", ".join(variants), parts_dir))
+    print("# cpu: %s; dpdk: %s; kernel: %s" % (header.get("cpu", "?"),
+          header.get("dpdk", "?"), header.get("kernel", "?")))
+    print("# turbomem / %s in the same EAL run: median over the rounds "
+          "[each round]; CAS: failed CAS attempts per driver call (median)"
+          % BASELINE)
+    missing = 0
+    for key in order:
+        sc, layout, bulk, keep, cache = key
+        print("%s, %s, bulk %s%s, cache %s" % (
+            sc, layout, bulk, "" if keep in ("", "-") else ", keep " + keep,
+            cache))
+        for v in variants:
+            rs = ratios.get((key, v))
+            if not rs:
+                print("  %-16s missing" % v)
+                missing += 1
+                continue
+            cas = retries.get((key, v))
+            print("  %-16s %6.3fx [%s]%s" % (
+                v, median(rs), " ".join("%.3f" % x for x in rs),
+                "  CAS %.3f" % median(cas) if cas else ""))
+    if missing:
+        sys.exit("bench_report.py ab: %d rows missing (above)" % missing)
+
+
 def evidence(a):
     readme = None
     if "--readme" in a:
@@ -1554,6 +1622,8 @@ def main():
         plot(args)
     elif cmd == "evidence":
         evidence(args)
+    elif cmd == "ab" and len(args) >= 2:
+        ab(args[0], args[1:])
     elif cmd == "vs-dpdk" and len(args) >= 3:
         vs_dpdk(args[0], args[1], args[2:])
     else:

@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The turbomem authors
+#
+# ab-bad-input.sh AB.SH: scripts/ab.sh refuses what it cannot run with one
+# line naming the argument and its exit status, and leaves nothing behind:
+# no argument, an option, a missing patch file, TM_AB_ROUNDS=0 (status 2,
+# results directory not created), a patch that does not apply (status 1,
+# no copy of the tree left).
+ab=$1
+d=$(mktemp -d) || exit 1
+trap 'rm -rf "$d"' EXIT
+bad=0
+
+# expect RC PATTERN [ENV=VALUE...] -- ARGS...
+expect() {
+	want=$1 pat=$2
+	shift 2
+	envs=
+	while [ "$1" != -- ]; do envs="$envs $1"; shift; done
+	shift
+	out=$(env TM_RESULTS_DIR="$d/results" $envs "$ab" "$@" 2>&1)
+	rc=$?
+	if [ $rc != "$want" ]; then
+		echo "FAIL: ab.sh $*: exit status $rc, expected $want: $out"
+		bad=1
+	elif ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+		echo "FAIL: ab.sh $*: no line matching '$pat': $out"
+		bad=1
+	else
+		echo "ok: ab.sh $* (exit $rc): $(printf '%s\n' "$out" | grep -- "$pat" | head -1)"
+	fi
+}
+
+expect 2 "usage: .*ab.sh PATCH" -- 
+expect 2 "'--rounds': ab.sh takes patch files, no option" -- --rounds 3
+expect 2 "$d/none.patch: no such patch file" -- "$d/none.patch"
+printf 'diff --git a/x b/x\n' >"$d/empty.patch"
+expect 2 "TM_AB_ROUNDS=0: a round count from 1 is needed" TM_AB_ROUNDS=0 -- "$d/empty.patch"
+if [ -e "$d/results" ]; then
+	echo "FAIL: a usage error created $d/results"
+	bad=1
+fi
+cat >"$d/stale.patch" <<'PATCH'
+A patch of a line the core does not have.
+--- a/drivers/mempool/turbomem/tm_lifo.c
++++ b/drivers/mempool/turbomem/tm_lifo.c
+@@ -1,1 +1,1 @@
+-no such line in tm_lifo.c
++nor this one
+PATCH
+expect 1 "stale.patch does not apply to this tree" -- "$d/stale.patch"
+if [ -n "$(find "$d/results" -name 'src-*' 2>/dev/null)" ]; then
+	echo "FAIL: a patch that does not apply left its copy of the tree: $(find "$d/results" -name 'src-*')"
+	bad=1
+fi
+exit $bad

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The turbomem authors
+#
+# ab.sh PATCH...: the driver of this tree and the same driver with each
+# PATCH applied, side by side, before a change to the core is made for
+# good. A patch of the core (app/test-turbomem/variants/ holds the ones
+# the design page measures) changes speed in ways no single run shows on
+# a shared machine, so the variants run interleaved: each round runs
+# every variant once, in turn, each in its own EAL run beside ring_mp_mc.
+#
+# Each EAL run (turbomem_bench, handlers ring_mp_mc and turbomem):
+#   pipeline  2 pinned ('0@0,1@0,2@1'), bulk 32, caches 0, 250 and 512
+#   grid      1 lcore ('0@0,1@1') and 2 pinned, bulks 1, 16 and random,
+#             keep 128, cache 0
+# all --no-huge. The table (scripts/bench_report.py ab) gives, per row and
+# variant, the median over the rounds of turbomem / ring_mp_mc of the same
+# EAL run, every round's ratio, and the driver's failed CAS attempts per
+# call where the row reports them. The header names the CPU.
+#
+# The tree is copied as it is (uncommitted changes included) to
+# $TM_RESULTS_DIR/ab/src-<variant>, the patch applied there, and only the
+# plugin built ($MESON setup --buildtype=release, then the plugin target);
+# the bench app and the tree's plugin are this tree's ($TM_BUILD_DIR,
+# or $TM_PLUGIN).
+#
+# Environment: TM_BUILD_DIR (build), TM_PLUGIN (the tree's plugin; default
+# built in $TM_BUILD_DIR), TM_RESULTS_DIR (results),
+# TM_AB_ROUNDS (5), TM_AB_SECONDS (0.3, per measurement; 3 measurements
+# per EAL run)
+#
+# Exit: 0 with the table, 1 when a patch does not apply (nothing of it left
+# behind), a build or a run fails, or a row is missing; 2 on a usage error
+# (one line naming the argument; nothing created).
+
+set -euo pipefail
+export LC_ALL=C
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+tm_name=ab.sh
+# shellcheck source=scripts/common.sh
+. scripts/common.sh
+
+usage() {
+	echo "usage: $0 PATCH... (see the head of scripts/ab.sh)" >&2
+	exit 2
+}
+[ $# -ge 1 ] || usage
+for p in "$@"; do
+	case "$p" in -*) log "error: '$p': ab.sh takes patch files, no option"; exit 2 ;; esac
+	[ -f "$p" ] || { log "error: $p: no such patch file"; exit 2; }
+done
+
+TM_BUILD_DIR=${TM_BUILD_DIR:-build}
+TM_AB_ROUNDS=${TM_AB_ROUNDS:-5}
+TM_AB_SECONDS=${TM_AB_SECONDS:-0.3}
+case "$TM_AB_ROUNDS" in '' | *[!0-9]* | 0)
+	log "error: TM_AB_ROUNDS=$TM_AB_ROUNDS: a round count from 1 is needed"; exit 2 ;;
+esac
+out=${TM_RESULTS_DIR:-results}/ab
+app=$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem
+[ -x "$app" ] || die "$app not built (meson setup $TM_BUILD_DIR && ninja -C $TM_BUILD_DIR)"
+find_meson
+PYTHON=${PYTHON:-python3}
+
+rm -rf "$out"
+mkdir -p "$out/parts" "$out/logs"
+names=(tree)
+srcs=(.)
+for p in "$@"; do
+	n=$(basename "$p" .patch)
+	case " ${names[*]} " in *" $n "*) die "two variants named $n" ;; esac
+	src=$out/src-$n
+	mkdir -p "$src"
+	# The tree as it is, without build and result directories.
+	tar -C . --exclude=./build\* --exclude=./results --exclude=./.git -cf - . |
+		tar -C "$src" -xf -
+	(cd "$src" && patch -p1 -s --dry-run --no-backup-if-mismatch -r - <"$(realpath "$p")") \
+		>"$out/logs/apply-$n.log" 2>&1 || {
+		rm -rf "$src"
+		die "$p does not apply to this tree: $(head -1 "$out/logs/apply-$n.log")"
+	}
+	(cd "$src" && patch -p1 -s --no-backup-if-mismatch -r - <"$(realpath "$p")")
+	names+=("$n")
+	srcs+=("$src")
+done
+
+# The plugins, each in a directory EAL accepts for -d.
+plugins=()
+for i in "${!names[@]}"; do
+	n=${names[$i]}
+	if [ "$n" = tree ]; then
+		if [ -n "${TM_PLUGIN:-}" ]; then
+			built=$TM_PLUGIN
+		else
+			"$NINJA" -C "$TM_BUILD_DIR" librte_mempool_turbomem.so >"$out/logs/build-$n.log" 2>&1 ||
+				die "building the tree's plugin failed: $out/logs/build-$n.log"
+			built=$TM_BUILD_DIR/librte_mempool_turbomem.so
+		fi
+	else
+		ninja_dir=${srcs[$i]}/build
+		{ "$MESON" setup --buildtype=release "$ninja_dir" "${srcs[$i]}" &&
+			"$NINJA" -C "$ninja_dir" librte_mempool_turbomem.so; } >"$out/logs/build-$n.log" 2>&1 ||
+			die "building variant $n failed: $out/logs/build-$n.log"
+		built=$ninja_dir/librte_mempool_turbomem.so
+	fi
+	mkdir -p "$out/plugin-$n"
+	chmod 0755 "$out/plugin-$n"
+	cp -f "$built" "$out/plugin-$n/"
+	plugins+=("$(scripts/with-plugin.sh "$out/plugin-$n/librte_mempool_turbomem.so" echo @PLUGIN@)")
+done
+
+# run_one PART LCORES BENCH-ARGS...: one EAL run of plugin $plugin.
+run_one() {
+	local part=$1 lcores=$2
+	shift 2
+	"$app" --no-huge -m 512 --lcores "$lcores" --no-pci -d "$plugin" \
+		--file-prefix="$prefix" --no-telemetry --log-level=lib.eal:error \
+		-- turbomem_bench "$@" --handlers ring_mp_mc,turbomem \
+		--rounds 3 --seconds "$TM_AB_SECONDS" \
+		--csv "$part.csv" >"$part.log" 2>&1 ||
+		{ tail -20 "$part.log" >&2; die "run failed: $part.log"; }
+}
+
+prefix=tm-ab-$(path_tag "$(pwd)")
+grid=(--scenario grid --bulks 1,16,random --keeps 128 --caches 0)
+for ((r = 1; r <= TM_AB_ROUNDS; r++)); do
+	for i in "${!names[@]}"; do
+		n=${names[$i]}
+		plugin=${plugins[$i]}
+		log "round $r/$TM_AB_ROUNDS: $n"
+		run_one "$out/parts/$r-$n-pipeline" 0@0,1@0,2@1 --scenario pipeline \
+			--layout "2 pinned" --bulks 32 --caches 0,250,512
+		run_one "$out/parts/$r-$n-grid1" 0@0,1@1 "${grid[@]}" --layout "1 lcore"
+		run_one "$out/parts/$r-$n-grid2" 0@0,1@0,2@1 "${grid[@]}" --layout "2 pinned"
+	done
+done
+"$PYTHON" scripts/bench_report.py ab "$out/parts" "${names[@]}" | tee "$out/ab-table.txt"
+log "table: $out/ab-table.txt"
