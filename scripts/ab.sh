@@ -4,9 +4,10 @@
 #
 # ab.sh PATCH...: the driver of this tree and the same driver with each
 # PATCH applied, side by side, before a change to the core is made for
-# good. A patch of the core (app/test-turbomem/variants/ holds the ones
-# the design page measures) changes speed in ways no single run shows on
-# a shared machine, so the variants run interleaved: each round runs
+# good. A patch of the core (app/test-turbomem/variants/ holds an
+# example; the design page names the commits its prototypes apply to)
+# changes speed in ways no single run shows on a shared machine, so the
+# variants run interleaved: each round runs
 # every variant once, in turn, each in its own EAL run beside ring_mp_mc.
 #
 # Each EAL run (turbomem_bench, handlers ring_mp_mc and turbomem):

@@ -3,20 +3,19 @@
  */
 
 /*
- * A corrupted free list in a build without debug checks: the pop that
- * finds the list shorter than its count must fail with -EFAULT (nothing
- * taken, the caller's table untouched, the count unchanged) instead of
- * spinning or handing out garbage, and be counted as a failed get.
+ * A corrupted free list in a build without debug checks: the pop whose
+ * walk meets a link that names no slot must fail with -EFAULT (nothing
+ * taken, the caller's table untouched) instead of spinning or handing out
+ * garbage, and be counted as a failed get.
  *
  * | command                   | what it asserts                            |
  * |---------------------------|--------------------------------------------|
- * | turbomem_corrupt_autotest | top group's depth raised by one above the  |
- * |                           | chain (what a lost or double put leaves):  |
- * |                           | a get of everything -EFAULT, table         |
- * |                           | untouched; the chain itself still served;  |
- * |                           | puts rewrite the depths, pool whole again  |
+ * | turbomem_corrupt_autotest | top group's link set to a key beyond the   |
+ * |                           | capacity (not the end of the list): a get  |
+ * |                           | of everything -EFAULT, table untouched;    |
+ * |                           | the link restored, the pool whole again    |
  *
- * The corruption is made on purpose by writing the top group's depth
+ * The corruption is made on purpose by writing the top group's link
  * (turbomem_private.h, tm_lifo.h): a white-box test, to be adapted when
  * the core's head layout changes.
  */
@@ -31,12 +30,9 @@
 
 #define CORRUPT_N 64
 
-/*
- * Add delta to the count the list claims: the depth of its top group
- * (count = depth(top) - pos, tm_lifo.h), the chain left as it is.
- */
-static void
-top_depth_add(struct rte_mempool *mp, int delta)
+/* Set the link of the list's top group to link; returns the old one. */
+static uint32_t
+top_link_set(struct rte_mempool *mp, uint32_t link)
 {
 	struct turbomem_pool *tp = mp->pool_data;
 	uint64_t head = rte_atomic_load_explicit(&tp->lifo->head,
@@ -45,8 +41,7 @@ top_depth_add(struct rte_mempool *mp, int delta)
 		&tp->lifo->slot[tm_lifo_ref_idx(tm_lifo_top(head))];
 
 	/* Relaxed: single-threaded white-box write, nothing to order. */
-	rte_atomic_store_explicit(&s->depth, rte_atomic_load_explicit(
-			&s->depth, rte_memory_order_relaxed) + delta,
+	return rte_atomic_exchange_explicit(&s->link, link,
 			rte_memory_order_relaxed);
 }
 
@@ -57,6 +52,7 @@ test_corrupt(void)
 	struct rte_pmd_turbomem_stats st;
 	struct rte_mempool *mp;
 	unsigned int i;
+	uint32_t link;
 	int ret = TEST_SUCCESS, r;
 
 	mp = tm_test_pool("tm_corrupt", CORRUPT_N, 64, 0, TM_OPS,
@@ -64,42 +60,32 @@ test_corrupt(void)
 	TEST_ASSERT(mp != NULL, "pool");
 	TEST_CHECK(strcmp(rte_mempool_get_ops(mp->ops_index)->name, TM_OPS) == 0,
 		"not a turbomem pool");
-	/* The count says one object more than the chain holds. */
-	top_depth_add(mp, 1);
-	/* tm_lifo_count() clamps to the capacity: the size, not size + 1. */
-	TEST_CHECK(tm_test_raw_count(mp) == CORRUPT_N, "count %u",
-		tm_test_raw_count(mp));
+	/* The top group links to a key that names no slot. */
+	link = top_link_set(mp, tm_lifo_ref(CORRUPT_N + 1, 0));
 	for (i = 0; i < RTE_DIM(objs); i++)
 		objs[i] = sentinel;
-	r = rte_mempool_get_bulk(mp, objs, CORRUPT_N + 1);
-	TEST_CHECK(r == -EFAULT, "get of %u from a chain of %u returned %d, want -EFAULT",
-		CORRUPT_N + 1, CORRUPT_N, r);
+	r = rte_mempool_get_bulk(mp, objs, CORRUPT_N);
+	TEST_CHECK(r == -EFAULT, "get of %u over a bad link returned %d, want -EFAULT",
+		CORRUPT_N, r);
 	for (i = 0; i < RTE_DIM(objs); i++)
 		TEST_CHECK(objs[i] == sentinel, "the failed get wrote slot %u", i);
-	TEST_CHECK(tm_test_raw_count(mp) == CORRUPT_N,
-		"count %u after the failed get", tm_test_raw_count(mp));
-	/* What the chain holds is still served. */
+	TEST_CHECK(tm_test_stats(mp, &st) == 0 && st.get_fails == 1 &&
+		st.get_calls == 0, "stats: %" PRIu64 " fails (want 1), %" PRIu64 " gets (want 0)",
+		st.get_fails, st.get_calls);
+	/* The link restored, nothing was lost. */
+	top_link_set(mp, link);
+	TEST_CHECK(tm_test_raw_count(mp) == CORRUPT_N, "count %u after the repair",
+		tm_test_raw_count(mp));
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs, CORRUPT_N) == 0,
-		"get of the %u objects of the chain", CORRUPT_N);
-	/*
-	 * The false count lived in the top group's depth, which left with
-	 * the group: the empty list counts 0 and refuses a get plainly.
-	 */
+		"get of all after the repair");
 	TEST_CHECK(tm_test_raw_count(mp) == 0, "count %u of the emptied list",
 		tm_test_raw_count(mp));
 	r = rte_mempool_get_bulk(mp, objs + CORRUPT_N, 1);
 	TEST_CHECK(r == -ENOENT, "get of 1 from an empty list returned %d", r);
-	TEST_CHECK(tm_test_stats(mp, &st) == 0 && st.get_fails == 2 &&
-		st.get_calls == 1, "stats: %" PRIu64 " fails (want 2), %" PRIu64 " gets (want 1)",
-		st.get_fails, st.get_calls);
-	/* The puts write every depth afresh: the pool is whole again. */
 	rte_mempool_put_bulk(mp, objs, CORRUPT_N);
 	TEST_CHECK(tm_test_raw_count(mp) == CORRUPT_N, "count %u after the puts",
 		tm_test_raw_count(mp));
-	TEST_CHECK(rte_mempool_get_bulk(mp, objs, CORRUPT_N) == 0,
-		"get of all after the puts");
-	rte_mempool_put_bulk(mp, objs, CORRUPT_N);
-	printf("corrupt: a list shorter than its count fails with -EFAULT, nothing taken\n");
+	printf("corrupt: a link that names no slot fails a get with -EFAULT, nothing taken\n");
 out:
 	rte_mempool_free(mp);
 	return ret;

@@ -28,10 +28,11 @@
  *               group alone, tm_lifo_pop_top) is preempted before its
  *               commit, the other takes 3: -ENOENT, table untouched,
  *               count 1;
- *             - stale depth: a pop of 2 reads the head {K} (K, A below),
+ *             - stale link: a pop of 2 reads the head {K} (K, A below),
  *               then the other pops K and A, pushes K alone and A on
- *               top: K's depth now says 1, the head says 2 are free; the
- *               pop must re-read the head and succeed, not fail;
+ *               top: K's link now ends the list after 1, the head says 2
+ *               are free; the pop must re-read the head and succeed, not
+ *               fail;
  *             - hints: pushes of 6 groups record the key 4 groups below
  *               (TM_LIFO_NIL in the last 4), and a pop over wrong hints
  *               takes what the links say.
@@ -402,11 +403,11 @@ stale_hook(void)
 	push1(ex_w);
 }
 
-/* The hint of obj (tm_lifo_hints), and whether it names want. */
+/* The hint in obj's slot, and whether it names want. */
 static bool
 hint_is(const struct obj *o, const struct obj *want)
 {
-	uint32_t h = atomic_load(&tm_lifo_hints(lifo)[to_idx(NULL, o)]);
+	uint32_t h = atomic_load(&lifo->slot[to_idx(NULL, o)].hint);
 
 	return h == (want == NULL ? TM_LIFO_NIL : to_idx(NULL, want));
 }
@@ -421,7 +422,6 @@ static void
 hints(struct obj **all)
 {
 	struct obj *t[90], *o[90];
-	_Atomic uint32_t *wrong;
 	unsigned int i;
 	int r;
 
@@ -450,9 +450,8 @@ hints(struct obj **all)
 			!hint_is(all[21], NULL) || !hint_is(all[31], NULL))
 		FAIL("exact hints: a last group keeps an earlier push's hint");
 	/* Every hint wrong, in range or not: the pop follows the links. */
-	wrong = tm_lifo_hints(lifo);
 	for (i = 0; i < nb_objs; i++)
-		atomic_store(&wrong[i],
+		atomic_store(&lifo->slot[i].hint,
 			i % 3 == 0 ? UINT32_MAX - i : (i * 7 + 3) % nb_objs);
 	r = popn(t, 90);
 	if (r < 0)
@@ -561,7 +560,7 @@ exact(void)
 	if (r < 0 || t[0] != all[3])
 		FAIL("exact failed top get: the key left is not the last object");
 
-	/* stale depth: K on top of A */
+	/* stale link: K on top of A */
 	ex_x = all[0];
 	ex_w = all[1];
 	push1(ex_w);
@@ -569,12 +568,12 @@ exact(void)
 	hook_read = stale_hook;
 	r = popn(t, 2);
 	if (hook_read != NULL || ex_ret != 0)
-		FAIL("exact stale depth: the interference did not run as planned");
+		FAIL("exact stale link: the interference did not run as planned");
 	if (r < 0)
-		FAIL("exact stale depth: spurious failure %d with 2 objects free",
+		FAIL("exact stale link: spurious failure %d with 2 objects free",
 			r);
 	else if (t[0] != ex_w || t[1] != ex_x)
-		FAIL("exact stale depth: got %p %p, expected A %p, K %p",
+		FAIL("exact stale link: got %p %p, expected A %p, K %p",
 			(void *)t[0], (void *)t[1], (void *)ex_w,
 			(void *)ex_x);
 
@@ -583,7 +582,7 @@ exact(void)
 			tm_lifo_count(lifo));
 	hints(all);
 	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
-	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale depth, hints checked\n");
+	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, hints checked\n");
 	free(all);
 }
 #endif

@@ -7,7 +7,6 @@
 int
 tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 {
-	RTE_ATOMIC(uint32_t) *hint;
 	uint32_t i;
 
 	if (capacity == 0 || capacity > TM_LIFO_MAX_CAPACITY)
@@ -16,7 +15,7 @@ tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 	l->capacity = capacity;
 	l->reserved = 0;
 	/*
-	 * A slot is filled by the push that publishes it; links and depths
+	 * A slot is filled by the push that publishes it; links and hints
 	 * are set so that a stale walk never reads an indeterminate value.
 	 * Not concurrent with anything: relaxed stores.
 	 */
@@ -24,13 +23,9 @@ tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 		rte_atomic_store_explicit(&l->slot[i].link,
 				tm_lifo_ref(TM_LIFO_NIL, 0),
 				rte_memory_order_relaxed);
-		rte_atomic_store_explicit(&l->slot[i].depth, 0,
+		rte_atomic_store_explicit(&l->slot[i].hint, TM_LIFO_NIL,
 				rte_memory_order_relaxed);
 	}
-	hint = tm_lifo_hints(l);
-	for (i = 0; i < capacity; i++)
-		rte_atomic_store_explicit(&hint[i], TM_LIFO_NIL,
-				rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&l->head,
 			tm_lifo_pack(tm_lifo_ref(TM_LIFO_NIL, 0), 0),
 			rte_memory_order_relaxed);

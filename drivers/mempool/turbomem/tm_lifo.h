@@ -19,31 +19,30 @@
  * free objects form a list of groups of up to G = TM_LIFO_GROUP objects. A
  * group is named by its key, the object taken last from it; the key's slot
  * holds the other members' pointers, the link to the next group and the
- * group's depth (G plus the number of objects below the group). Objects
+ * group's hint (see "Hints"). Objects
  * leave a group in slot order (obj[pos], ..., obj[G - 2], then the key),
  * so a group's slot stays intact while any of its members is free: its key
  * is free too, and nobody else writes a free object's slot. A reference
- * {key, pos} names a group and the position of its next object; the head
- * is one 8-byte word {top reference, tag}. The count is not in the head:
- * it is depth(top key) - pos, read from the top group's slot.
+ * {key, pos} names a group and the position of its next object (the group
+ * holds G - pos objects); the head is one 8-byte word {top reference, tag}.
+ * No count is kept: a pop finds out by its walk whether n objects are
+ * there, and tm_lifo_count walks the whole list.
  *
  * - push_bulk cuts the caller's n objects into groups of up to G, fills
  *   their slots privately (the caller owns those objects, hence the slots),
- *   reads the head and the count below it, points the last group at the
- *   top, writes every group's depth from that count, and commits
+ *   reads the head, points the last group at the top and commits
  *   {first group, same tag} with one 8-byte compare-and-swap. A failed CAS
- *   rewrites only the last link and the depths (one word per group).
- * - pop_bulk reads the head and the top group's depth; with fewer than n
- *   objects it re-reads the head and fails only if the head did not move
- *   (the count it read was the count of that head: see "Exact failures").
- *   Otherwise it walks the top groups to the reference after the n-th
- *   object (one link per group: ceil(n / G) + 1 slots at most, bounded by
- *   n, never by the list length) and commits {that reference, tag + 1}
- *   with one 8-byte CAS. A partly taken group stays on top with a larger
- *   pos (its depth is unchanged, so the count drops by what was taken). The
- *   walk is speculative: a concurrent pop/push makes the CAS fail (the head
- *   changed) and the walk restarts from the fresh head. The pointers are
- *   copied to the caller's table only after the commit.
+ *   rewrites only the last link: between its head read and its CAS a push
+ *   reads nothing and writes one word.
+ * - pop_bulk reads the head and walks the top groups to the reference
+ *   after the n-th object (one link per group: ceil(n / G) + 1 slots at
+ *   most, bounded by n, never by the list length) and commits {that
+ *   reference, tag + 1} with one 8-byte CAS. A partly taken group stays on
+ *   top with a larger pos. A walk that reaches the end of the list first
+ *   re-reads the head and fails only if it did not move (see "Exact
+ *   failures"). The walk is speculative: a concurrent pop/push makes the
+ *   CAS fail (the head changed) and the walk restarts from the fresh head.
+ *   The pointers are copied to the caller's table only after the commit.
  * - pop_top, for n <= G, serves a pop from the top group alone when it
  *   holds n objects (pos + n <= G): no count, no walk, the same one CAS;
  *   otherwise it takes nothing and the walk decides (pop_bulk calls it
@@ -52,14 +51,13 @@
  * Hints. A pop of many groups follows one link per group, each to a slot
  * that another core may just have written (the pipeline: gets on one
  * core, puts on another): dependent misses, one after the other. So a
- * push of more than TM_LIFO_AHEAD groups also records, in a word per
- * object after the slots (tm_lifo_hints), the key of the group
- * TM_LIFO_AHEAD below each of its groups (TM_LIFO_NIL for its last
- * TM_LIFO_AHEAD), and a walk with more than TM_LIFO_AHEAD groups to go
- * prefetches the slot and hint its current group's hint names: up to
- * TM_LIFO_AHEAD misses overlap. Hints are never followed: a stale one (its
- * group since taken and pushed again) costs a useless prefetch and nothing
- * else; links alone decide what a pop takes.
+ * push of more than TM_LIFO_AHEAD groups also records, in each of its
+ * groups' slots beside the link, the key of the group TM_LIFO_AHEAD below
+ * (TM_LIFO_NIL in its last TM_LIFO_AHEAD), and a walk with more than
+ * TM_LIFO_AHEAD groups to go prefetches the slot its current group's hint
+ * names: up to TM_LIFO_AHEAD misses overlap. Hints are never followed: a
+ * stale one (its group since taken and pushed again) costs a useless
+ * prefetch and nothing else; links alone decide what a pop takes.
  *
  * One CAS per bulk operation, whatever n: the head is the only shared word
  * written, and a list (not an array) lets a push or pop of any size commit
@@ -81,18 +79,17 @@
  * | tm_lifo_init     | no                             | -                    |
  *
  * Orderings (each atomic names its pair at its use):
- * - push: slot members, links and hints relaxed, depth release, head CAS
- *   release;
- * - pop: head load acquire, depth load acquire, members, links and hints
- *   relaxed,
- *   head CAS acq_rel (acquire on failure).
+ * - push: slot members, links and hints relaxed, head CAS release;
+ * - pop: head load acquire, members, links and hints relaxed, head CAS
+ *   acq_rel (acquire on failure).
  *
  * Contracts:
  * - pop_bulk is all-or-nothing: >= 0 with exactly n objects, or -ENOENT
  *   with nothing taken and the caller's table untouched.
- * - Exact failures: pop_bulk returns -ENOENT only if, at one instant (its
- *   last head read), fewer than n objects were in the LIFO. Objects held by
- *   a preempted thread between its pop and its push are not in it.
+ * - Exact failures: pop_bulk returns -ENOENT only if, at one instant (the
+ *   head read its last walk started from), fewer than n objects were in
+ *   the LIFO. Objects held by a preempted thread between its pop and its
+ *   push are not in it.
  * - push_bulk never fails while the caller only pushes objects it owns
  *   (taken by pop_bulk or never pushed): count then never exceeds capacity.
  * - pop_bulk returns the pointers that were pushed; to_obj(to_idx(p)) must
@@ -110,17 +107,19 @@
  * groups below. The 32-bit tag, incremented by every successful pop, makes
  * that stale CAS fail unless exactly a multiple of 2^32 pops committed
  * while it was preempted (Boost.Lockfree's fixed_sized stack takes the same
- * bet with 16 bits). Pushes keep the tag: a head {top, tag} comes back only
- * after a pop, which changed the tag, so an unchanged head means that
- * nothing was taken since the push read it: the top's depth and the list
- * below it are what the push linked to.
+ * bet with 16 bits). Pushes keep the tag: a push reads nothing of the list
+ * but the head, and linking to a top that is still the head (whatever
+ * happened in between) is right.
  *
- * Exact failures, why: the depth of a free group's key is written only by
- * the push that published the group (release), and read with acquire after
- * the head (acquire). If the pop read a later depth, written by a thread
- * that took the key since, that thread's pop commit happened before the
- * depth write, which happened before our read: our second head read sees
- * that commit (a new tag) and we retry instead of failing.
+ * Exact failures, why: a walk reads the head (acquire), then links of free
+ * groups, which only the pushes that published them wrote (before their
+ * release CAS). If the head is the same at the walk's end, no push and no
+ * pop committed in between (a push changes the top; a pop changes the
+ * tag): the links read were those of the list of that head, and a walk
+ * that reached its end before n objects counted it exactly. If a link was
+ * rewritten by a later owner of its key, that owner's pop committed
+ * first, and the re-read sees a new head: the walk restarts instead of
+ * failing.
  */
 
 #include <errno.h>
@@ -179,7 +178,7 @@ extern "C" {
 #ifndef TM_LIFO_TEST_YIELD
 #define TM_LIFO_TEST_YIELD() do { } while (0)
 #endif
-/* Test-only point of a pop between reading the head and its top's depth. */
+/* Test-only point of a pop between reading the head and walking from it. */
 #ifndef TM_LIFO_TEST_YIELD_READ
 #define TM_LIFO_TEST_YIELD_READ() do { } while (0)
 #endif
@@ -195,15 +194,15 @@ typedef RTE_ATOMIC(void *) tm_lifo_obj_t;
 struct tm_lifo_slot {
 	/** Reference of the next group. Atomic: stale readers race. */
 	alignas(64) RTE_ATOMIC(uint32_t) link;
-	/** G + objects below this group when it was pushed. */
-	RTE_ATOMIC(uint32_t) depth;
+	/** Key of the group TM_LIFO_AHEAD below when one push linked both. */
+	RTE_ATOMIC(uint32_t) hint;
 	/** Members taken before the key, used from obj[pos] on. */
 	tm_lifo_obj_t obj[TM_LIFO_GROUP - 1];
 };
 
 _Static_assert(sizeof(void *) != 8 ||
 	sizeof(struct tm_lifo_slot) == 8 * TM_LIFO_GROUP,
-	"a slot is the link and depth words and GROUP - 1 pointers");
+	"a slot is the link and hint words and GROUP - 1 pointers");
 _Static_assert((1 << TM_LIFO_POS_BITS) == TM_LIFO_GROUP,
 	"a position addresses every member of a group");
 
@@ -226,21 +225,7 @@ static inline size_t
 tm_lifo_size(uint32_t capacity)
 {
 	return sizeof(struct tm_lifo) +
-		(size_t)capacity * sizeof(struct tm_lifo_slot) +
-		(size_t)capacity * sizeof(uint32_t);
-}
-
-/*
- * The hints, one per object after the slots: hint[key] is the key of the
- * group TM_LIFO_AHEAD below the group keyed by key when one push linked
- * both, TM_LIFO_NIL when that push had no such group. Read only to
- * prefetch, so a stale hint costs a useless prefetch and nothing else.
- */
-static inline RTE_ATOMIC(uint32_t) *
-tm_lifo_hints(struct tm_lifo *l)
-{
-	/* The slots end on a 64-byte boundary (a slot is 8 * G bytes). */
-	return (void *)&l->slot[l->capacity];
+		(size_t)capacity * sizeof(struct tm_lifo_slot);
 }
 
 /**
@@ -286,50 +271,36 @@ tm_lifo_tag(uint64_t head)
 	return (uint32_t)(head >> 32);
 }
 
-/*
- * Objects in the list whose top is ref, read from the top group's slot;
- * UINT32_MAX if ref names no slot (only a stale head can). Acquire pairs
- * with the release store of depth in tm_lifo_push_bulk: a depth written by
- * a later owner of the key brings that owner's pop commit with it (see
- * "Exact failures" in the file comment).
- */
-static inline uint32_t
-tm_lifo_count_of(const struct tm_lifo *l, uint32_t ref)
-{
-	uint32_t key = tm_lifo_ref_idx(ref);
-
-	/* One compare on the path of a valid key: NIL is above capacity. */
-	if (key >= l->capacity)
-		return key == TM_LIFO_NIL ? 0 : UINT32_MAX;
-	return rte_atomic_load_explicit(&l->slot[key].depth,
-			rte_memory_order_acquire) - tm_lifo_ref_pos(ref);
-}
-
 /**
- * Number of objects in the LIFO: exact at rest, a snapshot otherwise.
+ * Number of objects in the LIFO: exact at rest, a snapshot otherwise (a
+ * walk of the whole list, at most capacity groups, under an unchanged
+ * head).
  */
 static inline uint32_t
 tm_lifo_count(struct tm_lifo *l)
 {
 	uint64_t h, h2;
-	uint32_t n;
+	uint32_t n = 0, ref, key, steps;
 	int tries;
 
-	/*
-	 * Acquire pairs with the head CAS of push (release) and pop (acq_rel):
-	 * the top's slot is read after the commit that published it.
-	 */
 	h = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
 	for (tries = 0; ; tries++) {
-		n = tm_lifo_count_of(l, tm_lifo_top(h));
-		/* Acquire, as above; an unchanged head vouches for n. */
+		n = 0;
+		ref = tm_lifo_top(h);
+		for (steps = 0; steps < l->capacity; steps++) {
+			key = tm_lifo_ref_idx(ref);
+			if (key >= l->capacity)
+				break;
+			n += TM_LIFO_GROUP - tm_lifo_ref_pos(ref);
+			ref = rte_atomic_load_explicit(&l->slot[key].link,
+					rte_memory_order_relaxed);
+		}
 		h2 = rte_atomic_load_explicit(&l->head,
 				rte_memory_order_acquire);
 		if (h2 == h || tries == 8)
 			break;
 		h = h2;
 	}
-	/* A stale read under heavy churn, or a double put, could exceed it. */
 	return n <= l->capacity ? n : l->capacity;
 }
 
@@ -440,10 +411,9 @@ tm_lifo_copy_members(void **dst, const struct tm_lifo_slot *s, uint32_t pos,
  * orderings; pop_bulk calls it for n == 1, and a caller that knows
  * n == 1 may call it directly.
  *
- * One object needs no count: a top group that exists holds at least its
- * key (its depth is at least G and its pos at most G - 1), so the top's
- * depth is not read, and only an empty head (nil top) fails, at the
- * instant it was read (exact failures). The next object is the top
+ * One object needs no walk: a top group that exists holds at least its
+ * key (its pos is at most G - 1), so only an empty head (nil top) fails,
+ * at the instant it was read (exact failures). The next object is the top
  * group's member at pos, or its key when pos is G - 1 (the group leaves
  * the list and its link becomes the top).
  *
@@ -542,16 +512,12 @@ tm_lifo_push_group(struct tm_lifo *l, void * const *objs, unsigned int n,
 
 	/* Relaxed: published by the release CAS (see push_bulk). */
 	tm_lifo_store_members(&s->obj[pos], objs, n - 1);
-	/* Acquire: the top's depth is read next (see push_bulk). */
+	/* Acquire: as in push_bulk. */
 	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
 	for (;;) {
 		/* Relaxed: published by the CAS. */
 		rte_atomic_store_explicit(&s->link, tm_lifo_top(old),
 				rte_memory_order_relaxed);
-		/* Release: pairs with the acquire in tm_lifo_count_of. */
-		rte_atomic_store_explicit(&s->depth,
-				tm_lifo_count_of(l, tm_lifo_top(old)) +
-				TM_LIFO_GROUP, rte_memory_order_release);
 		TM_LIFO_TEST_YIELD();
 		/* Release / acquire: as in push_bulk. */
 		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
@@ -589,12 +555,11 @@ static inline unsigned int
 tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		tm_lifo_to_idx_t *to_idx, const void *ctx)
 {
-	RTE_ATOMIC(uint32_t) *hint = tm_lifo_hints(l);
 	struct tm_lifo_slot *s, *last = NULL;
 	uint32_t ahead[TM_LIFO_AHEAD];
 	uint64_t old, new;
 	unsigned int i, g, len, pos, retries = 0;
-	uint32_t first = 0, key, ref, below;
+	uint32_t first = 0, key, ref;
 
 	if (n == 1)
 		return tm_lifo_push_one(l, objs[0], to_idx, ctx);
@@ -613,7 +578,7 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		 */
 		if (g >= TM_LIFO_AHEAD)
 			rte_atomic_store_explicit(
-					&hint[ahead[g % TM_LIFO_AHEAD]], key,
+					&l->slot[ahead[g % TM_LIFO_AHEAD]].hint, key,
 					rte_memory_order_relaxed);
 		ahead[g % TM_LIFO_AHEAD] = key;
 		/*
@@ -634,35 +599,19 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 	if (g > TM_LIFO_AHEAD)
 		for (i = g - TM_LIFO_AHEAD; i < g; i++)
 			rte_atomic_store_explicit(
-					&hint[ahead[i % TM_LIFO_AHEAD]],
+					&l->slot[ahead[i % TM_LIFO_AHEAD]].hint,
 					TM_LIFO_NIL, rte_memory_order_relaxed);
 
 	/*
-	 * Acquire: the top's depth is read next (tm_lifo_count_of), and must
-	 * be the one its push published (or a later one, which the CAS then
-	 * refuses: see "ABA").
+	 * Acquire, though the top is only linked to (relaxed would do: our
+	 * CAS, a read-modify-write of the head, continues the release
+	 * sequence that published it); a plain load on x86, as on failure.
 	 */
 	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
 	for (;;) {
-		below = tm_lifo_count_of(l, tm_lifo_top(old));
 		/* Relaxed: published by the CAS, as above. */
 		rte_atomic_store_explicit(&last->link, tm_lifo_top(old),
 				rte_memory_order_relaxed);
-		/*
-		 * Depths from the bottom group up. Release pairs with the
-		 * acquire load in tm_lifo_count_of: a popper that reads this
-		 * depth also sees the pop commit by which we own the key.
-		 */
-		for (i = 0, ref = first; i < n; i += len) {
-			len = n - i < TM_LIFO_GROUP ? n - i : TM_LIFO_GROUP;
-			s = &l->slot[tm_lifo_ref_idx(ref)];
-			rte_atomic_store_explicit(&s->depth,
-					below + (n - i - len) + TM_LIFO_GROUP,
-					rte_memory_order_release);
-			/* Relaxed: our own link, written above. */
-			ref = rte_atomic_load_explicit(&s->link,
-					rte_memory_order_relaxed);
-		}
 		new = tm_lifo_pack(first, tm_lifo_tag(old));
 		TM_LIFO_TEST_YIELD();
 		/*
@@ -671,7 +620,7 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		 * Release on success: our slot writes (and the caller's writes
 		 * to the objects) happen-before any pop that acquires this
 		 * head. Acquire on failure: the head read back is the next
-		 * attempt's top, whose depth we read.
+		 * attempt's top, as the load above.
 		 */
 		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
 				new, rte_memory_order_release,
@@ -780,11 +729,10 @@ static inline int
 tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
-	const RTE_ATOMIC(uint32_t) *hint = tm_lifo_hints(l);
 	void *tail[TM_LIFO_GROUP - 1];
 	const struct tm_lifo_slot *s;
 	unsigned int i, j, nb_tail;
-	uint32_t ref, key, pos, end, count, ahead;
+	uint32_t ref, key, pos, end, ahead;
 	uint64_t old, cur;
 	int retries = 0;
 
@@ -806,26 +754,14 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
 	for (;;) {
 		TM_LIFO_TEST_YIELD_READ();
-		count = tm_lifo_count_of(l, tm_lifo_top(old));
-		if (count < n) {
-			/*
-			 * Acquire: as above, the head we retry with is walked.
-			 * Unchanged, it vouches for count (exact failures).
-			 */
-			cur = rte_atomic_load_explicit(&l->head,
-					rte_memory_order_acquire);
-			if (cur == old)
-				return -ENOENT;
-			old = cur;
-			retries++;
-			continue;
-		}
-
 		ref = tm_lifo_top(old);
 		nb_tail = 0;
 		for (i = 0; i < n; ) {
 			key = tm_lifo_ref_idx(ref);
-			/* Only a stale snapshot can end early: retry. */
+			/*
+			 * The end of the list (fewer than n objects) or,
+			 * from a stale snapshot, of another: decided below.
+			 */
 			if (key >= l->capacity)
 				break;
 			s = &l->slot[key];
@@ -837,12 +773,10 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 			 * stale hint only prefetches the wrong slot).
 			 */
 			if (end > TM_LIFO_AHEAD * TM_LIFO_GROUP) {
-				ahead = rte_atomic_load_explicit(&hint[key],
+				ahead = rte_atomic_load_explicit(&s->hint,
 						rte_memory_order_relaxed);
-				if (ahead < l->capacity) {
+				if (ahead < l->capacity)
 					tm_prefetch(&l->slot[ahead]);
-					tm_prefetch(&hint[ahead]);
-				}
 			}
 			/*
 			 * Relaxed loads: a stale pointer or link is harmless
@@ -868,12 +802,15 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 			cur = rte_atomic_load_explicit(&l->head,
 					rte_memory_order_acquire);
 			/*
-			 * A chain shorter than its count under an unchanged
-			 * head is not a stale read: the list is corrupt
-			 * (e.g. an object put twice). Fail rather than spin.
+			 * Unchanged, the head vouches for the walk: the list
+			 * ended before n objects (exact failure), or a link
+			 * names no slot: the list is corrupt (a contract
+			 * violation, e.g. a double put). Fail rather than
+			 * spin.
 			 */
 			if (cur == old)
-				return -EFAULT;
+				return tm_lifo_ref_idx(ref) == TM_LIFO_NIL ?
+					-ENOENT : -EFAULT;
 			old = cur;
 			retries++;
 			continue;
@@ -921,9 +858,8 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
  *
  * @return the number of failed CAS attempts (>= 0, for statistics) with
  *   objs[0..n-1] filled, -ENOENT (fewer than n objects; nothing taken, objs
- *   untouched), or -EFAULT (the list is shorter than its count: corrupted
- *   by a contract violation such as a double put; nothing taken, objs
- *   untouched).
+ *   untouched), or -EFAULT (a link names no slot: the list is corrupted by
+ *   a contract violation; nothing taken, objs untouched).
  */
 static inline int
 tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
