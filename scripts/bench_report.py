@@ -38,6 +38,7 @@ import json
 import os
 import re
 import shlex
+import statistics
 import sys
 
 BASELINE = "ring_mp_mc"
@@ -1527,12 +1528,6 @@ def update_readme(res, cl, path):
 
 
 
-def median(v):
-    v = sorted(v)
-    m = len(v) // 2
-    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
-
-
 def ab(parts_dir, variants):
     """scripts/ab.sh's parts ROUND-VARIANT-RUN.csv: for each row (scenario,
     layout, bulk, keep, cache), each variant's median over the rounds of
@@ -1586,8 +1581,8 @@ def ab(parts_dir, variants):
                 continue
             cas = retries.get((key, v))
             print("  %-16s %6.3fx [%s]%s" % (
-                v, median(rs), " ".join("%.3f" % x for x in rs),
-                "  CAS %.3f" % median(cas) if cas else ""))
+                v, statistics.median(rs), " ".join("%.3f" % x for x in rs),
+                "  CAS %.3f" % statistics.median(cas) if cas else ""))
     if missing:
         sys.exit("bench_report.py ab: %d rows missing (above)" % missing)
 

@@ -272,9 +272,9 @@ tm_lifo_tag(uint64_t head)
 }
 
 /**
- * Number of objects in the LIFO: exact at rest, a snapshot otherwise (a
- * walk of the whole list, at most capacity groups, under an unchanged
- * head).
+ * Number of objects in the LIFO: a walk of the whole list (at most
+ * capacity groups) under an unchanged head; exact at rest, an estimate
+ * under churn (the walk may cross a moving list), never above capacity.
  */
 static inline uint32_t
 tm_lifo_count(struct tm_lifo *l)
