@@ -103,6 +103,12 @@ run_hook(hook_fn_t **h)
 	if (hook_read != NULL) \
 		run_hook(&hook_read); \
 } while (0)
+/* The pauses of the backoffs of this thread (the backoff checks). */
+static _Thread_local unsigned long pauses;
+#define TM_LIFO_TEST_PAUSE() do { \
+	pauses++; \
+	tm_pause(); \
+} while (0)
 #endif
 
 #include "tm_lifo.h"
@@ -403,6 +409,105 @@ stale_hook(void)
 	push1(ex_w);
 }
 
+/* backoff: before each of its first ex_left attempts, push a spare. */
+static struct obj **ex_spare;
+static unsigned int ex_left;
+
+static void
+fail_hook(void)
+{
+	push1(ex_spare[--ex_left]);
+	if (ex_left > 0)
+		hook_commit = fail_hook;
+}
+
+/* The pauses k failed CAS attempts in a row must cost. */
+static unsigned long
+backoff_pauses(unsigned int k)
+{
+	unsigned long sum = 0;
+	unsigned int r;
+
+	for (r = 1; r <= k; r++)
+		sum += 1ul << (r < TM_LIFO_BACKOFF_SHIFT ?
+			r : TM_LIFO_BACKOFF_SHIFT);
+	return sum;
+}
+
+#define BACKOFF_FAILS 7
+
+/*
+ * A push or pop of n objects from all[first] whose CAS loses to a commit
+ * BACKOFF_FAILS times in a row (the hook pushes one of the spares
+ * all[spare...] before each attempt): it must succeed on the next
+ * attempt, report the failures and have paused backoff_pauses() times.
+ */
+static void
+backoff_case(const char *what, struct obj **all, bool push, unsigned int n,
+		unsigned int first, unsigned int spare)
+{
+	struct obj *t[40];
+	int r;
+
+	ex_spare = &all[spare];
+	ex_left = BACKOFF_FAILS;
+	hook_commit = fail_hook;
+	pauses = 0;
+	if (push)
+		r = (int)tm_lifo_push_bulk(lifo, (void * const *)&all[first],
+				n, to_idx, NULL);
+	else
+		r = popn(t, n);
+	if (hook_commit != NULL || ex_left != 0)
+		FAIL("exact backoff, %s: the interfering pushes did not run", what);
+	if (r != BACKOFF_FAILS)
+		FAIL("exact backoff, %s: returned %d, expected %d failed attempts",
+			what, r, BACKOFF_FAILS);
+	if (pauses != backoff_pauses(BACKOFF_FAILS))
+		FAIL("exact backoff, %s: %lu pauses after %d failures, expected %lu",
+			what, pauses, BACKOFF_FAILS,
+			backoff_pauses(BACKOFF_FAILS));
+	if (!push && r >= 0 && t[0] != all[spare])
+		FAIL("exact backoff, %s: the pop did not start at the last push",
+			what);
+}
+
+/*
+ * backoff: every kind of operation that commits with a CAS (one object,
+ * one group, several groups; push and pop) backs off after each failed
+ * attempt, 2^min(failures, TM_LIFO_BACKOFF_SHIFT) pauses, and does not
+ * pause where nothing contends.
+ */
+static void
+backoff(struct obj **all)
+{
+	struct obj *t[40];
+	int r;
+
+	if (nb_objs < 40 + 2 * BACKOFF_FAILS) {
+		FAIL("exact backoff: needs at least %d objects",
+			40 + 2 * BACKOFF_FAILS);
+		return;
+	}
+	pauses = 0;
+	push1(all[0]);
+	if (popn(t, 1) < 0 || pauses != 0)
+		FAIL("exact backoff: %lu pauses without contention", pauses);
+	/* push_one, then pop_one: 1 + 7 objects, then 14 left */
+	backoff_case("one-object push", all, true, 1, 0, 1);
+	backoff_case("one-object pop", all, false, 1, 0, 8);
+	r = popn(t, 14);
+	if (r < 0)
+		FAIL("exact backoff: drain of 14 returned %d", r);
+	/* a push and a pop of 2 groups and 4 objects (push_bulk, the walk) */
+	backoff_case("push of 36", all, true, 36, 0, 36);
+	backoff_case("pop of 36", all, false, 36, 0, 36 + BACKOFF_FAILS);
+	r = popn(t, 2 * BACKOFF_FAILS);
+	if (r < 0 || tm_lifo_count(lifo) != 0)
+		FAIL("exact backoff: drain returned %d, count %u", r,
+			tm_lifo_count(lifo));
+}
+
 /* The hint in obj's slot, and whether it names want. */
 static bool
 hint_is(const struct obj *o, const struct obj *want)
@@ -580,9 +685,10 @@ exact(void)
 	if (tm_lifo_count(lifo) != 0)
 		FAIL("exact: count %u at the end, expected 0",
 			tm_lifo_count(lifo));
+	backoff(all);
 	hints(all);
 	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
-	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, hints checked\n");
+	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, backoff, hints checked\n");
 	free(all);
 }
 #endif

@@ -64,15 +64,27 @@
 #endif /* !TM_ATOMIC_RTE */
 
 /*
- * The one other name the core takes from DPDK: a prefetch hint (see
- * "Hints" in tm_lifo.h), DPDK's rte_prefetch0() in the driver and nothing
- * in freestanding builds, which measure no speed.
+ * The two other names the core takes from DPDK:
+ * - tm_prefetch, a prefetch hint (see "Hints" in tm_lifo.h): DPDK's
+ *   rte_prefetch0() in the driver, nothing in freestanding builds, which
+ *   measure no speed;
+ * - tm_pause, a spin-wait hint (see "Backoff" in tm_lifo.h): DPDK's
+ *   rte_pause(); in freestanding builds the x86 PAUSE instruction, so that
+ *   the core's stress tests keep the driver's timing, and nothing
+ *   elsewhere.
  */
 #ifdef TM_FREESTANDING
 #define tm_prefetch(p) ((void)(p))
+#if defined(__x86_64__) || defined(__i386__)
+#define tm_pause() __builtin_ia32_pause()
 #else
+#define tm_pause() do { } while (0)
+#endif
+#else
+#include <rte_pause.h>
 #include <rte_prefetch.h>
 #define tm_prefetch(p) rte_prefetch0(p)
+#define tm_pause() rte_pause()
 #endif
 
 #endif /* TM_ATOMIC_H */

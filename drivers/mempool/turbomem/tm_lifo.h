@@ -59,6 +59,21 @@
  * stale one (its group since taken and pushed again) costs a useless
  * prefetch and nothing else; links alone decide what a pop takes.
  *
+ * Backoff. A CAS fails only because another thread's CAS on the head
+ * committed since this one read it. Where two or more running threads
+ * contend, retrying at once takes the head's line back before its new
+ * owner's next operation and makes that one fail in turn: the line
+ * bounces on every attempt and most attempts are wasted. So after its
+ * r-th failed CAS an operation spins 2^min(r, TM_LIFO_BACKOFF_SHIFT)
+ * pauses (tm_lifo_backoff) before its next attempt (from the head its
+ * failed CAS read back), and the thread that committed goes on with the
+ * line in its cache. Nothing is held while it spins (it has not
+ * committed), so a pausing thread delays only itself: the core stays
+ * lock-free. Measured on 2 lcores pinned to 2 CPUs of an AMD EPYC (no
+ * mempool cache, keep 128): 3 to 5 times the objects a second of
+ * retrying at once, both threads served alike (see the design page,
+ * "Backoff, Measured").
+ *
  * One CAS per bulk operation, whatever n: the head is the only shared word
  * written, and a list (not an array) lets a push or pop of any size commit
  * in one step with nothing reserved beforehand, so a preempted thread holds
@@ -165,6 +180,17 @@ extern "C" {
 #if TM_LIFO_AHEAD < 1
 #error "TM_LIFO_AHEAD must be at least 1"
 #endif
+/*
+ * Largest backoff after a failed CAS: 2^TM_LIFO_BACKOFF_SHIFT pauses (32:
+ * 0.8 us where a PAUSE takes 25 ns, AMD EPYC as measured; see "Backoff" in
+ * the file comment). 0 keeps one pause per failure.
+ */
+#ifndef TM_LIFO_BACKOFF_SHIFT
+#define TM_LIFO_BACKOFF_SHIFT 5
+#endif
+#if TM_LIFO_BACKOFF_SHIFT < 0 || TM_LIFO_BACKOFF_SHIFT > 10
+#error "TM_LIFO_BACKOFF_SHIFT must be in [0, 10]"
+#endif
 /** Key of a reference that ends the list. */
 #define TM_LIFO_NIL ((UINT32_C(1) << TM_LIFO_IDX_BITS) - 1)
 /** Largest capacity: every index must differ from TM_LIFO_NIL. */
@@ -181,6 +207,10 @@ extern "C" {
 /* Test-only point of a pop between reading the head and walking from it. */
 #ifndef TM_LIFO_TEST_YIELD_READ
 #define TM_LIFO_TEST_YIELD_READ() do { } while (0)
+#endif
+/* One pause of a backoff; the core's deterministic tests count them. */
+#ifndef TM_LIFO_TEST_PAUSE
+#define TM_LIFO_TEST_PAUSE() tm_pause()
 #endif
 
 /*
@@ -269,6 +299,22 @@ static inline uint32_t
 tm_lifo_tag(uint64_t head)
 {
 	return (uint32_t)(head >> 32);
+}
+
+/**
+ * Spin after the failures-th failed CAS (failures >= 1) of one operation:
+ * 2^min(failures, TM_LIFO_BACKOFF_SHIFT) pauses (see "Backoff" in the file
+ * comment). Touches no shared memory.
+ */
+static inline void
+tm_lifo_backoff(unsigned int failures)
+{
+	unsigned int k, n;
+
+	n = 1u << (failures < TM_LIFO_BACKOFF_SHIFT ?
+		failures : TM_LIFO_BACKOFF_SHIFT);
+	for (k = 0; k < n; k++)
+		TM_LIFO_TEST_PAUSE();
 }
 
 /**
@@ -493,7 +539,8 @@ tm_lifo_pop_one(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
 				return retries;
 			}
 		}
-		retries++;
+		/* Lost to a commit: back off (see "Backoff"), then retry. */
+		tm_lifo_backoff((unsigned int)++retries);
 	}
 }
 
@@ -526,7 +573,8 @@ tm_lifo_push_group(struct tm_lifo *l, void * const *objs, unsigned int n,
 				rte_memory_order_release,
 				rte_memory_order_acquire))
 			return retries;
-		retries++;
+		/* Lost to a commit: back off (see "Backoff"), then retry. */
+		tm_lifo_backoff((unsigned int)++retries);
 	}
 }
 
@@ -626,7 +674,8 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 				new, rte_memory_order_release,
 				rte_memory_order_acquire))
 			return retries;
-		retries++;
+		/* Lost to a commit: back off (see "Backoff"), then retry. */
+		tm_lifo_backoff((unsigned int)++retries);
 	}
 }
 
@@ -714,7 +763,8 @@ tm_lifo_pop_top(struct tm_lifo *l, void **objs, unsigned int n,
 				return retries;
 			}
 		}
-		retries++;
+		/* Lost to a commit: back off (see "Backoff"), then retry. */
+		tm_lifo_backoff((unsigned int)++retries);
 	}
 }
 
@@ -830,7 +880,8 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 				rte_memory_order_acq_rel,
 				rte_memory_order_acquire))
 			break;
-		retries++;
+		/* Lost to a commit: back off (see "Backoff"), then retry. */
+		tm_lifo_backoff((unsigned int)++retries);
 	}
 
 	/*
