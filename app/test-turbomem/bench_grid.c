@@ -25,6 +25,10 @@
  * the CPU time the workers had per object. A run ends when the main lcore,
  * asleep meanwhile, raises a stop flag checked at every get/put, so a
  * collapsing handler (preempted ring producers) cannot stretch it.
+ * Status: gets that found the pool empty, the driver's calls where a
+ * mempool cache served nearly everything (turbomem), and, with several
+ * workers, a round where one worker got more than GRID_SPREAD_NOTE times
+ * the objects of another (or none): a handler that starves some threads.
  *
  * chunks (below): the grid loop, 1 worker, cache 0, on a pool populated
  * from one chunk and on one populated from 1000 separate chunks.
@@ -254,7 +258,15 @@ struct grid_set {
 	/* turbomem's driver calls and the objects got, over the rounds */
 	int64_t calls[BENCH_MAX_HANDLERS];
 	uint64_t objs[BENCH_MAX_HANDLERS];
+	/*
+	 * Several workers: the largest ratio over the rounds of the most
+	 * objects one worker got to the fewest (INFINITY: one got none).
+	 */
+	double spread[BENCH_MAX_HANDLERS];
 };
+
+/* A spread above this is reported in the row's status: starved workers. */
+#define GRID_SPREAD_NOTE 2.0
 
 static int
 grid_set_measure(struct bench_set *set, unsigned int h,
@@ -274,6 +286,17 @@ grid_set_measure(struct bench_set *set, unsigned int h,
 	fig[BENCH_FIG_MOBJ_S] = grid_measure(&g->r, g->nworkers, g->nonEAL,
 			bench_opts.seconds, &fig[BENCH_FIG_CYCLES], &e);
 	g->errs[h] += e;
+	if (g->nworkers > 1) {
+		uint64_t lo = UINT64_MAX, hi = 0;
+		double sp;
+
+		for (i = 0; i < g->nworkers; i++) {
+			lo = RTE_MIN(lo, g->r.w[i].objs);
+			hi = RTE_MAX(hi, g->r.w[i].objs);
+		}
+		sp = lo == 0 ? INFINITY : (double)hi / lo;
+		g->spread[h] = RTE_MAX(g->spread[h], sp);
+	}
 	calls = bench_turbomem_calls(g->r.mp);
 	if (calls >= 0 && g->calls[h] >= 0) {
 		g->calls[h] += calls;
@@ -308,6 +331,17 @@ grid_set_finish(struct bench_set *set, unsigned int h, unsigned int v,
 		snprintf(row->status + off, sizeof(row->status) - off,
 			"; %" PRId64 " driver calls in %" PRIu64 " objects",
 			g->calls[h], g->objs[h]);
+	}
+	/* Fairness: one worker served far less than another in some round. */
+	if (g->spread[h] > GRID_SPREAD_NOTE) {
+		off = strlen(row->status);
+		if (isinf(g->spread[h]))
+			snprintf(row->status + off, sizeof(row->status) - off,
+				"; a worker got no object in a round");
+		else
+			snprintf(row->status + off, sizeof(row->status) - off,
+				"; a worker got %.1fx the objects of another in a round",
+				g->spread[h]);
 	}
 }
 
@@ -382,6 +416,7 @@ bench_grid(const struct bench_scenario *sc)
 		memset(g.errs, 0, sizeof(g.errs));
 		memset(g.calls, 0, sizeof(g.calls));
 		memset(g.objs, 0, sizeof(g.objs));
+		memset(g.spread, 0, sizeof(g.spread));
 		if (bench_run_set(&set) != TEST_SUCCESS)
 			ret = TEST_FAILED;
 	}
