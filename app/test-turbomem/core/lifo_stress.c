@@ -428,9 +428,14 @@ backoff_pauses(unsigned int k)
 	unsigned long sum = 0;
 	unsigned int r;
 
+#if TM_LIFO_BACKOFF_SHIFT >= 0
 	for (r = 1; r <= k; r++)
-		sum += 1ul << (r < TM_LIFO_BACKOFF_SHIFT ?
-			r : TM_LIFO_BACKOFF_SHIFT);
+		sum += 1ul << (r > TM_LIFO_BACKOFF_SHIFT ?
+			TM_LIFO_BACKOFF_SHIFT : r);
+#else
+	(void)r;
+	(void)k;
+#endif
 	return sum;
 }
 

@@ -66,20 +66,14 @@
 /*
  * The two other names the core takes from DPDK:
  * - tm_prefetch, a prefetch hint (see "Hints" in tm_lifo.h): DPDK's
- *   rte_prefetch0() in the driver, nothing in freestanding builds, which
- *   measure no speed;
+ *   rte_prefetch0() in the driver;
  * - tm_pause, a spin-wait hint (see "Backoff" in tm_lifo.h): DPDK's
- *   rte_pause(); in freestanding builds the x86 PAUSE instruction, so that
- *   the core's stress tests keep the driver's timing, and nothing
- *   elsewhere.
+ *   rte_pause() in the driver.
+ * Freestanding builds, which measure no speed, define both as nothing.
  */
 #ifdef TM_FREESTANDING
 #define tm_prefetch(p) ((void)(p))
-#if defined(__x86_64__) || defined(__i386__)
-#define tm_pause() __builtin_ia32_pause()
-#else
 #define tm_pause() do { } while (0)
-#endif
 #else
 #include <rte_pause.h>
 #include <rte_prefetch.h>
