@@ -62,8 +62,8 @@
  * Backoff. A CAS fails only because another thread's CAS on the head
  * committed since this one read it. Where two or more running threads
  * contend, retrying at once takes the head's line back before its new
- * owner's next operation and makes that one fail in turn: the line
- * bounces on every attempt and most attempts are wasted. So after its
+ * owner's next operation and makes that one fail in turn: the line can
+ * move between the cores on every attempt. So after its
  * r-th failed CAS an operation spins 2^min(r, TM_LIFO_BACKOFF_SHIFT)
  * pauses (tm_lifo_backoff) before its next attempt (from the head its
  * failed CAS read back), and the thread that committed goes on with the
@@ -183,15 +183,15 @@ extern "C" {
 /*
  * Largest backoff after a failed CAS: 2^TM_LIFO_BACKOFF_SHIFT pauses (8:
  * 0.2 us where a PAUSE takes 25 ns, AMD EPYC as measured; see "Backoff" in
- * the file comment). 0 keeps one pause per failure, -1 none (no backoff:
- * fair to every thread, see below). Measured (design
- * page, "Backoff, Measured"): on 2 pinned lcores that both get and put,
- * 3 gives 1.4x to 4x ring_mp_mc (no backoff: 0.6x to 1.2x), 5 gives 2x to
- * 5x; but in the pipeline (one lcore gets, the other puts) 5 costs 30% of
- * the speed without a backoff and 3 nothing beyond the noise. The price:
- * while two lcores contend, the one that keeps committing serves itself
- * first; in rounds of 0.3 s one got 2 to 12 times the objects of the
- * other (without a backoff, rarely over 2 times).
+ * the file comment). 0 keeps one pause per failure, -1 none.
+ * Measured (design page, "Backoff, Measured"): on 2 pinned lcores that
+ * both get and put, 3 gives 1.4x to 4x ring_mp_mc (no backoff: 0.6x to
+ * 1.2x) and 5 gives 2x to 5x, but in the pipeline (one lcore gets, the
+ * other puts) 5 costs 30% of the speed without a backoff and 3 nothing
+ * beyond the noise. The price of any backoff: while two lcores contend,
+ * the one that keeps committing serves itself first (in rounds of 0.3 s
+ * one got 2 to 12 times the objects of the other; without a backoff,
+ * rarely over 2 times), which -1 avoids.
  */
 #ifndef TM_LIFO_BACKOFF_SHIFT
 #define TM_LIFO_BACKOFF_SHIFT 3
