@@ -69,10 +69,7 @@
  * failed CAS read back), and the thread that committed goes on with the
  * line in its cache. Nothing is held while it spins (it has not
  * committed), so a pausing thread delays only itself: the core stays
- * lock-free. Measured on 2 lcores pinned to 2 CPUs of an AMD EPYC (no
- * mempool cache, keep 128): 2 to 4 times the objects a second of
- * retrying at once, but less evenly shared between the two (see
- * TM_LIFO_BACKOFF_SHIFT and the design page, "Backoff, Measured").
+ * lock-free. What it gains and costs, measured: TM_LIFO_BACKOFF_SHIFT.
  *
  * One CAS per bulk operation, whatever n: the head is the only shared word
  * written, and a list (not an array) lets a push or pop of any size commit
@@ -181,17 +178,17 @@ extern "C" {
 #error "TM_LIFO_AHEAD must be at least 1"
 #endif
 /*
- * Largest backoff after a failed CAS: 2^TM_LIFO_BACKOFF_SHIFT pauses (8:
- * 0.2 us where a PAUSE takes 25 ns, AMD EPYC as measured; see "Backoff" in
- * the file comment). 0 keeps one pause per failure, -1 none.
+ * Largest backoff after a failed CAS: 2^TM_LIFO_BACKOFF_SHIFT pauses (8;
+ * see "Backoff" in the file comment). 0 keeps one pause per failure, -1
+ * none.
  * Measured (design page, "Backoff, Measured"): on 2 pinned lcores that
  * both get and put, 3 gives 1.4x to 4x ring_mp_mc (no backoff: 0.6x to
  * 1.2x) and 5 gives 2x to 5x, but in the pipeline (one lcore gets, the
  * other puts) 5 costs 30% of the speed without a backoff and 3 nothing
  * beyond the noise. The price of any backoff: while two lcores contend,
- * the one that keeps committing serves itself first (in rounds of 0.3 s
- * one got 2 to 12 times the objects of the other; without a backoff,
- * rarely over 2 times), which -1 avoids.
+ * the one that keeps committing serves itself first (bench.sh full: in
+ * 12 of 30 rows one worker got 2 to 9.8 times the objects of the other
+ * in a round; ring_mp_mc in none), which -1 avoids.
  */
 #ifndef TM_LIFO_BACKOFF_SHIFT
 #define TM_LIFO_BACKOFF_SHIFT 3
