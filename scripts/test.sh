@@ -94,6 +94,13 @@ meson_test() {
 	# Stages with several runs: one group of counts per run.
 	counts=${counts:+$counts; }$c
 	skips_of "$dir" "$name" || rc=1
+	if [ $rc -ne 0 ]; then
+		# The failed tests' lines ("N/M suite / name FAIL ..."), for the
+		# summary: a CI that keeps only the end of the output still
+		# says which test failed.
+		details+=("$name: $(grep -E ' (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$out" |
+			head -10 | sed 's/^ *//' | paste -sd'|' - | sed 's/|/; /g')")
+	fi
 	return $rc
 }
 
@@ -245,9 +252,20 @@ stage_valgrind() {
 		dpdk_mempool_autotest --wrapper "$vg" -t 5
 }
 
-# DPDK versions x builds x checks (scripts/dpdk.sh prints the table).
+# DPDK versions x builds x checks (scripts/dpdk.sh prints the table). On
+# a failure the summary repeats the table and the end of each failed
+# check's log.
 stage_matrix() {
-	MESON=$MESON NINJA=$NINJA bash scripts/dpdk.sh matrix build-matrix
+	local out=build-matrix/matrix.txt rc=0 lg
+	mkdir -p build-matrix
+	MESON=$MESON NINJA=$NINJA bash scripts/dpdk.sh matrix build-matrix 2>&1 |
+		tee "$out" || rc=$?
+	[ $rc -ne 0 ] || return 0
+	details+=("matrix: $(sed -n '/^turbomem DPDK matrix/,/^failed:/p' "$out")")
+	for lg in $(sed -n 's/.*: FAIL in [0-9]* s (\(.*\))$/\1/p' "$out"); do
+		details+=("matrix: the end of $lg:"$'\n'"$(tail -15 "$lg" | sed 's/^/    /')")
+	done
+	return $rc
 }
 
 # --- main ----------------------------------------------------------------
@@ -268,6 +286,7 @@ log "meson: $MESON ($("$MESON" --version)), ninja: $NINJA ($("$NINJA" --version)
 
 summary=()
 skipped=()
+details=()
 failed=0
 t_all=$SECONDS
 for s in $TM_TEST_STAGES; do
@@ -298,6 +317,12 @@ echo "skipped tests: ${#skipped[@]}"
 for line in "${skipped[@]}"; do
 	echo "  $line"
 done
+if [ ${#details[@]} -gt 0 ]; then
+	echo "what failed:"
+	for line in "${details[@]}"; do
+		printf '%s\n' "$line" | sed 's/^/  /'
+	done
+fi
 # End with the runner's own summary of the last stage.
 if [ -n "${last_test_log:-}" ] && [ -f "$last_test_log" ]; then
 	echo
