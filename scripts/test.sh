@@ -3,9 +3,10 @@
 # Copyright(c) 2026 The turbomem authors
 #
 # The whole turbomem test run: install dependencies, build, run the test
-# stages, print one summary line per stage and every skipped test with its
-# reason. Exits non-zero if any stage fails; all selected stages run even
-# after a failure.
+# stages, print one summary line per stage, every skipped test with its
+# reason and what failed (the failed tests; the matrix's table and the
+# failed checks' logs). Exits non-zero if any stage fails; all selected
+# stages run even after a failure.
 #
 # Stages (select with TM_TEST_STAGES, in the order given):
 #   fast   build ./build, run "meson test --suite fast" (core harness and
@@ -98,8 +99,8 @@ meson_test() {
 		# The failed tests' lines ("N/M suite / name FAIL ..."), for the
 		# summary: a CI that keeps only the end of the output still
 		# says which test failed.
-		details+=("$name: $(grep -E ' (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$out" |
-			head -10 | sed 's/^ *//' | paste -sd'|' - | sed 's/|/; /g')")
+		details+=("$name:"$'\n'"$(grep -E ' (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$out" |
+			sed 's/^ *//; s/  */ /g' | awk '!seen[$0]++' | head -10 | sed 's/^/    /')")
 	fi
 	return $rc
 }
@@ -263,7 +264,9 @@ stage_matrix() {
 	[ $rc -ne 0 ] || return 0
 	details+=("matrix: $(sed -n '/^turbomem DPDK matrix/,/^failed:/p' "$out")")
 	for lg in $(sed -n 's/.*: FAIL in [0-9]* s (\(.*\))$/\1/p' "$out"); do
-		details+=("matrix: the end of $lg:"$'\n'"$(tail -15 "$lg" | sed 's/^/    /')")
+		details+=("matrix: $lg, its lines naming a failure, then its end:"$'\n'"$(
+			{ grep -E 'FAIL|TIMEOUT|[Ee]rror' "$lg" | awk '!seen[$0]++' | head -10
+			  echo ...; tail -12 "$lg"; } | sed 's/^/    /')")
 	done
 	return $rc
 }
