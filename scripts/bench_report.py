@@ -1528,14 +1528,29 @@ def update_readme(res, cl, path):
 
 
 
+def worker_spread(status):
+    """The spread a grid row of several workers reports in its status (the
+    largest ratio of one worker's objects to another's in a round, above
+    GRID_SPREAD_NOTE: bench_grid.c), 0 where it reports none (all within
+    it), inf where a worker got no object."""
+    if "a worker got no object" in status:
+        return float("inf")
+    m = re.search(r"a worker got ([0-9.]+)x the objects of another", status)
+    return float(m.group(1)) if m else 0.0
+
+
 def ab(parts_dir, variants):
     """scripts/ab.sh's parts ROUND-VARIANT-RUN.csv: for each row (scenario,
     layout, bulk, keep, cache), each variant's median over the rounds of
     turbomem's figure / ring_mp_mc's in the same EAL run, every round's
-    ratio, and the median failed CAS attempts per call (pipeline rows)."""
+    ratio, the median failed CAS attempts per call (pipeline rows) and, for
+    rows of several workers, the rounds in which one worker got more than
+    GRID_SPREAD_NOTE times the objects of another (bench_grid.c's status),
+    turbomem's and ring_mp_mc's."""
     pat = re.compile(r"^(\d+)-(%s)-[a-z0-9]+\.csv$"
                      % "|".join(re.escape(v) for v in variants))
     ratios, retries, order, header = {}, {}, [], {}
+    starved = {}  # (key, variant, handler): one spread a round, 0 if none
     names = sorted(os.listdir(parts_dir)) if os.path.isdir(parts_dir) else []
     for name in names:
         m = pat.match(name)
@@ -1548,6 +1563,10 @@ def ab(parts_dir, variants):
             key = (r["scenario"], r["layout"], r["bulk"], r["keep"], r["cache"])
             if r["handler"] == BASELINE:
                 base[key] = num(r["mobj_per_s"])
+            if (r["scenario"] == "grid" and num(r["workers"]) > 1 and
+                    r["handler"] in ("turbomem", BASELINE)):
+                sp = worker_spread(r["status"])
+                starved.setdefault((key, m.group(2), r["handler"]), []).append(sp)
         for r in rows:
             key = (r["scenario"], r["layout"], r["bulk"], r["keep"], r["cache"])
             tm, ring = num(r["mobj_per_s"]), base.get(key)
@@ -1565,8 +1584,9 @@ def ab(parts_dir, variants):
     print("# cpu: %s; dpdk: %s; kernel: %s" % (header.get("cpu", "?"),
           header.get("dpdk", "?"), header.get("kernel", "?")))
     print("# turbomem / %s in the same EAL run: median over the rounds "
-          "[each round]; CAS: failed CAS attempts per driver call (median)"
-          % BASELINE)
+          "[each round]; CAS: failed CAS attempts per driver call (median); "
+          "starved: rounds where a worker got over 2x the objects of another "
+          "(the largest such ratio), turbomem's then %s's" % (BASELINE, BASELINE))
     missing = 0
     for key in order:
         sc, layout, bulk, keep, cache = key
@@ -1580,9 +1600,16 @@ def ab(parts_dir, variants):
                 missing += 1
                 continue
             cas = retries.get((key, v))
-            print("  %-16s %6.3fx [%s]%s" % (
+            st = ""
+            sp = [starved.get((key, v, h)) for h in ("turbomem", BASELINE)]
+            if sp[0] is not None or sp[1] is not None:
+                st = "  starved " + ", ".join(
+                    "%d/%d%s" % (sum(x > 0 for x in q), len(q),
+                                 " (%.1fx)" % max(q) if max(q) > 0 else "")
+                    for q in (x or [0] * len(rs) for x in sp))
+            print("  %-16s %6.3fx [%s]%s%s" % (
                 v, statistics.median(rs), " ".join("%.3f" % x for x in rs),
-                "  CAS %.3f" % statistics.median(cas) if cas else ""))
+                "  CAS %.3f" % statistics.median(cas) if cas else "", st))
     if missing:
         sys.exit("bench_report.py ab: %d rows missing (above)" % missing)
 
