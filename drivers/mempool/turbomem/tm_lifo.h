@@ -70,6 +70,8 @@
  * line in its cache. Nothing is held while it spins (it has not
  * committed), so a pausing thread delays only itself: the core stays
  * lock-free. What it gains and costs, measured: TM_LIFO_BACKOFF_SHIFT.
+ * Fairer backoffs (a thread that keeps losing wins sooner) starve less and
+ * give back most of the gain (design page, "Backoff, Fairness").
  *
  * One CAS per bulk operation, whatever n: the head is the only shared word
  * written, and a list (not an array) lets a push or pop of any size commit
