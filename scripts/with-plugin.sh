@@ -11,7 +11,8 @@
 # EAL refuses plugins in a directory that is, or has a parent that is,
 # world-writable (a build tree under /tmp, say); the plugin is then copied
 # to a private directory ($TM_PLUGIN_STAGE, default
-# $HOME/.cache/turbomem-plugins) first.
+# $HOME/.cache/turbomem-plugins, a subdirectory per content hash) first,
+# once, never over a copy that a running test may have mapped.
 #
 # --hugepages N: first make sure N free 2 MB hugepages are reserved
 # (reserve_hugepages, which never lowers a reservation); exit 77 (meson's
@@ -44,11 +45,23 @@ if insecure "$(dirname "$plugin")"; then
 	stage=${TM_PLUGIN_STAGE:-${HOME:-/root}/.cache/turbomem-plugins}
 	dir=$stage/$(sha256sum "$plugin" | cut -c1-16)
 	mkdir -p "$dir"
-	chmod 0755 "$dir"
+	[ "$(stat -c %a "$dir")" = 755 ] || chmod 0755 "$dir"
 	insecure "$dir" &&
 		die "$plugin and $dir are under world-writable directories; EAL will refuse -d (set TM_PLUGIN_STAGE)"
-	cp -f "$plugin" "$dir/"
 	path=$dir/$(basename "$plugin")
+	# A copy already there is left alone: another test (meson runs them
+	# in parallel) or another tree may have it mapped, and rewriting a
+	# mapped library in place kills that process (SIGBUS). A new copy is
+	# made under a temporary name and renamed into place: the file is
+	# complete or absent, and a process that mapped the old one keeps it.
+	if ! cmp -s "$plugin" "$path"; then
+		err=$( {
+			tmp=$(mktemp "$dir/.stage.XXXXXX") && {
+				cp "$plugin" "$tmp" && chmod 0755 "$tmp" && mv -f "$tmp" "$path" ||
+					{ rm -f "$tmp"; false; }
+			}
+		} 2>&1 ) || die "cannot copy $plugin into $dir: ${err##*: } (set TM_PLUGIN_STAGE)"
+	fi
 fi
 
 tree=$(path_tag "$plugin")
