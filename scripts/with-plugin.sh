@@ -54,13 +54,11 @@ if insecure "$(dirname "$plugin")"; then
 	# mapped library in place kills that process (SIGBUS). A new copy is
 	# made under a temporary name and renamed into place: the file is
 	# complete or absent, and a process that mapped the old one keeps it.
-	if ! cmp -s "$plugin" "$path"; then
-		err=$( {
-			tmp=$(mktemp "$dir/.stage.XXXXXX") && {
-				cp "$plugin" "$tmp" && chmod 0755 "$tmp" && mv -f "$tmp" "$path" ||
-					{ rm -f "$tmp"; false; }
-			}
-		} 2>&1 ) || die "cannot copy $plugin into $dir: ${err##*: } (set TM_PLUGIN_STAGE)"
+	tmp=$dir/.stage.$$
+	if ! cmp -s "$plugin" "$path" &&
+		! err=$({ cp "$plugin" "$tmp" && chmod 0755 "$tmp" && mv -f "$tmp" "$path"; } 2>&1); then
+		rm -f "$tmp"
+		die "cannot copy $plugin into $dir: ${err##*: } (set TM_PLUGIN_STAGE)"
 	fi
 fi
 
