@@ -615,8 +615,14 @@ test_track_toggle(void)
 		switches++;
 		if ((switches & 15) == 0) {
 			TEST_CHECK(held_get(mp, 4, r) == 0, "held_get");
-			TEST_CHECK(r->in_use + r->cache_count + r->free_count
-				<= TOG_SIZE && r->unknown <= r->in_use,
+			/*
+			 * Cache and free counts are read a moment apart while
+			 * objects move (rte_pmd_turbomem_held): each is within
+			 * the pool, their sum need not be.
+			 */
+			TEST_CHECK(r->free_count <= TOG_SIZE &&
+				r->cache_count <= TOG_SIZE &&
+				r->in_use <= TOG_SIZE && r->unknown <= r->in_use,
 				"report: in_use %u cache %u free %u unknown %u",
 				r->in_use, r->cache_count, r->free_count,
 				r->unknown);
