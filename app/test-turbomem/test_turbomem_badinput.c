@@ -277,16 +277,17 @@ test_badinput_all(void)
 		return TEST_FAILED;
 
 	/*
-	 * Metadata (128 bytes per object) larger than the EAL memory (-m 512):
-	 * the driver's allocation fails, the log names the bytes and socket.
+	 * Metadata (256 bytes per object: 25 GB) larger than the EAL memory
+	 * (-m 512): the driver's allocation fails, the log names the bytes
+	 * and socket.
 	 */
-	if (bad_case("metadata above memory", 200u << 20, 8, SOCKET_ID_ANY,
+	if (bad_case("metadata above memory", 100u << 20, 8, SOCKET_ID_ANY,
 			-1, -ENOMEM, WANT("bytes", "socket")) != TEST_SUCCESS)
 		return TEST_FAILED;
 
 	/*
-	 * Size x element size far beyond any memory (2^28 x 2^20 = 2^48
-	 * bytes): the metadata alone (32 GB) cannot be had.
+	 * Size x element size far beyond any memory (2^27 x 2^20 = 2^47
+	 * bytes): the metadata alone (35 GB) cannot be had.
 	 */
 	if (bad_case("size x element size", RTE_PMD_TURBOMEM_MAX_OBJS, 1u << 20,
 			SOCKET_ID_ANY, -1, -ENOMEM, WANT("bytes")) !=

@@ -38,7 +38,7 @@ top_link_set(struct rte_mempool *mp, uint32_t link)
 	uint64_t head = rte_atomic_load_explicit(&tp->lifo->head,
 			rte_memory_order_relaxed);
 	struct tm_lifo_slot *s =
-		&tp->lifo->slot[tm_lifo_ref_idx(tm_lifo_top(head))];
+		tm_lifo_slot(tp->lifo, tm_lifo_ref_idx(tm_lifo_top(head)));
 
 	/* Relaxed: single-threaded white-box write, nothing to order. */
 	return rte_atomic_exchange_explicit(&s->link, link,

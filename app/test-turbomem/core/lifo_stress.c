@@ -35,7 +35,12 @@
  *               fail;
  *             - hints: pushes of 6 groups record the key 4 groups below
  *               (TM_LIFO_NIL in the last 4), and a pop over wrong hints
- *               takes what the links say.
+ *               takes what the links say;
+ *             - spread: each index has a slot of its own within
+ *               tm_lifo_size(), and indices TM_LIFO_SPREAD apart lie in
+ *               different slots of their 4 KB runs;
+ *             - copies: a copy of cnt group members (every cnt below G)
+ *               copies those and writes nothing else.
  *   nofail    like mixed, but the pool holds at least threads x 2B
  *             objects, so at least n are free whenever a thread asks for
  *             n: every failed get is spurious and an error (exact
@@ -517,62 +522,192 @@ backoff(struct obj **all)
 static bool
 hint_is(const struct obj *o, const struct obj *want)
 {
-	uint32_t h = atomic_load(&lifo->slot[to_idx(NULL, o)].hint);
+	uint32_t h = atomic_load(&tm_lifo_slot(lifo, to_idx(NULL, o))->hint);
 
 	return h == (want == NULL ? TM_LIFO_NIL : to_idx(NULL, want));
 }
 
+#define HINTS_GROUPS 6
+#define HINTS_N (5 * TM_LIFO_GROUP + 10) /* 5 full groups, then 10 */
+
+/* The key of group g of a push of HINTS_N objects from a. */
+static const struct obj *
+hints_key(struct obj * const *a, unsigned int g)
+{
+	unsigned int end = (g + 1) * TM_LIFO_GROUP;
+
+	return a[(end < HINTS_N ? end : HINTS_N) - 1];
+}
+
 /*
- * hints: a push of 6 groups (90 objects: 5 x 16, then 10) records in each
- * of its first 2 groups the key 4 groups below, and TM_LIFO_NIL in its
- * last 4, also where an earlier push had left a hint; a walk over hints
- * that name the wrong groups (or none) takes what the links say.
+ * Whether each group of a push of HINTS_N objects from a names the group
+ * TM_LIFO_AHEAD below it, and the last TM_LIFO_AHEAD groups none.
+ */
+static bool
+hints_named(struct obj * const *a)
+{
+	unsigned int g;
+
+	for (g = 0; g < HINTS_GROUPS; g++)
+		if (!hint_is(hints_key(a, g), g + TM_LIFO_AHEAD < HINTS_GROUPS ?
+				hints_key(a, g + TM_LIFO_AHEAD) : NULL))
+			return false;
+	return true;
+}
+
+/*
+ * hints: a push of 6 groups (5 whole, then 10 objects) records in each of
+ * its first 2 groups the key 4 groups below, and TM_LIFO_NIL in its last
+ * 4, also where an earlier push had left a hint (the second push's groups
+ * are keyed by other objects); a walk over hints that name the wrong
+ * groups (or none) takes what the links say.
  */
 static void
 hints(struct obj **all)
 {
-	struct obj *t[90], *o[90];
+	struct obj *t[HINTS_N], *o[HINTS_N];
 	unsigned int i;
 	int r;
 
-	if (nb_objs < 90) {
-		FAIL("exact hints: needs at least 90 objects");
+	if (nb_objs < HINTS_N) {
+		FAIL("exact hints: needs at least %u objects", HINTS_N);
 		return;
 	}
-	/* Keys all[15], [31], [47], [63], [79], [89]. */
-	tm_lifo_push_bulk(lifo, (void * const *)all, 90, to_idx, NULL);
-	if (!hint_is(all[15], all[79]) || !hint_is(all[31], all[89]))
-		FAIL("exact hints: the first groups do not name the group 4 below");
-	if (!hint_is(all[47], NULL) || !hint_is(all[89], NULL))
-		FAIL("exact hints: the last groups name a group");
-	if (popn(t, 90) < 0)
-		FAIL("exact hints: pop of 90 failed");
+	tm_lifo_push_bulk(lifo, (void * const *)all, HINTS_N, to_idx, NULL);
+	if (!hints_named(all))
+		FAIL("exact hints: the groups of the first push do not name the group 4 below (or none in the last 4)");
+	if (popn(t, HINTS_N) < 0)
+		FAIL("exact hints: pop of %u failed", HINTS_N);
 	/*
-	 * all[32..89], all[0..31]: keys all[47], [63], [79], [5], [21], [31];
-	 * all[31] (the last) named all[89] since the first push.
+	 * all[2G..], all[0..2G-1]: the last group of the first push (all[N-1],
+	 * which named no group) becomes a first group here, and the key of
+	 * its first group (all[G-1]) is no key: other groups, other hints.
 	 */
-	for (i = 0; i < 90; i++)
-		o[i] = all[(i + 32) % 90];
-	tm_lifo_push_bulk(lifo, (void * const *)o, 90, to_idx, NULL);
-	if (!hint_is(all[47], all[21]) || !hint_is(all[63], all[31]))
-		FAIL("exact hints: the first groups do not name the group 4 below");
-	if (!hint_is(all[79], NULL) || !hint_is(all[5], NULL) ||
-			!hint_is(all[21], NULL) || !hint_is(all[31], NULL))
-		FAIL("exact hints: a last group keeps an earlier push's hint");
+	for (i = 0; i < HINTS_N; i++)
+		o[i] = all[(i + 2 * TM_LIFO_GROUP) % HINTS_N];
+	tm_lifo_push_bulk(lifo, (void * const *)o, HINTS_N, to_idx, NULL);
+	if (!hints_named(o))
+		FAIL("exact hints: the groups of the second push do not name the group 4 below (or none in the last 4)");
 	/* Every hint wrong, in range or not: the pop follows the links. */
 	for (i = 0; i < nb_objs; i++)
-		atomic_store(&lifo->slot[i].hint,
+		atomic_store(&tm_lifo_slot(lifo, i)->hint,
 			i % 3 == 0 ? UINT32_MAX - i : (i * 7 + 3) % nb_objs);
-	r = popn(t, 90);
+	r = popn(t, HINTS_N);
 	if (r < 0)
-		FAIL("exact hints: pop of 90 with wrong hints returned %d", r);
+		FAIL("exact hints: pop of %u with wrong hints returned %d",
+			HINTS_N, r);
 	else
-		for (i = 0; i < 90; i++)
+		for (i = 0; i < HINTS_N; i++)
 			if (t[i] != o[i]) {
 				FAIL("exact hints: object %u of the pop is not the one pushed there",
 					i);
 				break;
 			}
+}
+
+/*
+ * spread: for capacities around the run size, every index has a slot of
+ * its own inside tm_lifo_size() (a bijection onto the first
+ * tm_lifo_nb_slots() slots), and TM_LIFO_SPREAD indices TM_LIFO_SPREAD
+ * apart lie in different slots of their 4 KB runs (different L1 sets).
+ */
+static void
+spread(void)
+{
+	static const uint32_t caps[] = {
+		1, TM_LIFO_SPREAD - 1, TM_LIFO_SPREAD, TM_LIFO_SPREAD + 1,
+		TM_LIFO_SPREAD * TM_LIFO_SPREAD - 1,
+		TM_LIFO_SPREAD * TM_LIFO_SPREAD + 3, 5000,
+	};
+	unsigned int c, i, k;
+	bool *used, *off;
+	struct tm_lifo *l;
+	size_t slots, si;
+
+	for (c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
+		slots = tm_lifo_nb_slots(caps[c]);
+		l = aligned_alloc(64, (tm_lifo_size(caps[c]) + 63) & ~(size_t)63);
+		used = calloc(slots, sizeof(*used));
+		if (l == NULL || used == NULL || tm_lifo_init(l, caps[c]) != 0) {
+			FAIL("exact spread: no LIFO of %u", caps[c]);
+			free(l);
+			free(used);
+			return;
+		}
+		if (slots < caps[c] || sizeof(struct tm_lifo) +
+				slots * sizeof(struct tm_lifo_slot) >
+				tm_lifo_size(caps[c]))
+			FAIL("exact spread: capacity %u: %zu slots in %zu bytes",
+				caps[c], slots, tm_lifo_size(caps[c]));
+		for (i = 0; i < caps[c]; i++) {
+			si = (size_t)(tm_lifo_slot(l, i) - l->slot);
+			if (si >= slots || used[si]) {
+				FAIL("exact spread: capacity %u: index %u in slot %zu (%s)",
+					caps[c], i, si,
+					si >= slots ? "beyond the slots" :
+					"taken by another index");
+				break;
+			}
+			used[si] = true;
+		}
+		free(used);
+		free(l);
+	}
+	/* Indices TM_LIFO_SPREAD apart: distinct slots within their runs. */
+	slots = (size_t)TM_LIFO_SPREAD * TM_LIFO_SPREAD;
+	l = aligned_alloc(64, (tm_lifo_size((uint32_t)slots) + 63) & ~(size_t)63);
+	off = calloc(TM_LIFO_SPREAD, sizeof(*off));
+	if (l == NULL || off == NULL) {
+		FAIL("exact spread: out of memory");
+	} else {
+		for (i = 0; i < TM_LIFO_SPREAD; i++) {
+			memset(off, 0, TM_LIFO_SPREAD * sizeof(*off));
+			for (k = 0; k < TM_LIFO_SPREAD; k++) {
+				si = (size_t)(tm_lifo_slot(l,
+					i + k * TM_LIFO_SPREAD) - l->slot) %
+					TM_LIFO_SPREAD;
+				if (off[si]) {
+					FAIL("exact spread: indices %u apart share slot %zu of their runs",
+						TM_LIFO_SPREAD, si);
+					break;
+				}
+				off[si] = true;
+			}
+		}
+	}
+	free(off);
+	free(l);
+}
+
+/*
+ * copies: tm_lifo_store_members and tm_lifo_load_members copy exactly cnt
+ * members, for every count below G, and write nothing beyond them.
+ */
+static void
+copies(void)
+{
+	tm_lifo_obj_t slot[TM_LIFO_GROUP + 1];
+	void *src[TM_LIFO_GROUP + 1], *dst[TM_LIFO_GROUP + 1];
+	void *fence = (void *)&fence;
+	unsigned int cnt, k;
+
+	for (cnt = 0; cnt < TM_LIFO_GROUP; cnt++) {
+		for (k = 0; k <= TM_LIFO_GROUP; k++) {
+			src[k] = (void *)(uintptr_t)(0x1000 + k * 8);
+			dst[k] = fence;
+			atomic_store(&slot[k], fence);
+		}
+		tm_lifo_store_members(slot, src, cnt);
+		tm_lifo_load_members(dst, slot, cnt);
+		for (k = 0; k <= TM_LIFO_GROUP; k++) {
+			if (atomic_load(&slot[k]) != (k < cnt ? src[k] : fence) ||
+					dst[k] != (k < cnt ? src[k] : fence)) {
+				FAIL("exact copies: a copy of %u members has %p at %u, expected %p",
+					cnt, dst[k], k, k < cnt ? src[k] : fence);
+				break;
+			}
+		}
+	}
 }
 
 static void
@@ -692,8 +827,10 @@ exact(void)
 			tm_lifo_count(lifo));
 	backoff(all);
 	hints(all);
+	spread();
+	copies();
 	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
-	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, backoff, hints checked\n");
+	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, backoff, hints, spread, copies checked\n");
 	free(all);
 }
 #endif

@@ -30,8 +30,8 @@ extern "C" {
 /** Name of the mempool ops registered by the driver. */
 #define RTE_PMD_TURBOMEM_OPS_NAME "turbomem"
 
-/** Most objects in one turbomem pool (2^28 - 1). */
-#define RTE_PMD_TURBOMEM_MAX_OBJS 268435455u
+/** Most objects in one turbomem pool (2^27 - 1). */
+#define RTE_PMD_TURBOMEM_MAX_OBJS 134217727u
 
 /**
  * Environment variable read once per process (at the first turbomem pool)
