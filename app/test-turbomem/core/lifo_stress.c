@@ -528,7 +528,8 @@ hint_is(const struct obj *o, const struct obj *want)
 }
 
 #define HINTS_GROUPS 6
-#define HINTS_N (5 * TM_LIFO_GROUP + 10) /* 5 full groups, then 10 */
+/* 5 full groups, then 5/8 of one (10 objects with groups of 16) */
+#define HINTS_N (5 * TM_LIFO_GROUP + TM_LIFO_GROUP * 5 / 8)
 
 /* The key of group g of a push of HINTS_N objects from a. */
 static const struct obj *
@@ -556,7 +557,7 @@ hints_named(struct obj * const *a)
 }
 
 /*
- * hints: a push of 6 groups (5 whole, then 10 objects) records in each of
+ * hints: a push of 6 groups (5 whole, then 5/8 of one) records in each of
  * its first 2 groups the key 4 groups below, and TM_LIFO_NIL in its last
  * 4, also where an earlier push had left a hint (the second push's groups
  * are keyed by other objects); a walk over hints that name the wrong
