@@ -36,9 +36,6 @@
  *             - hints: pushes of 6 groups record the key 4 groups below
  *               (TM_LIFO_NIL in the last 4), and a pop over wrong hints
  *               takes what the links say;
- *             - spread: each index has a slot of its own within
- *               tm_lifo_size(), and indices TM_LIFO_SPREAD apart lie in
- *               different slots of their 4 KB runs;
  *             - copies: a copy of cnt group members (every cnt below G)
  *               copies those and writes nothing else.
  *   nofail    like mixed, but the pool holds at least threads x 2B
@@ -607,80 +604,6 @@ hints(struct obj **all)
 }
 
 /*
- * spread: for capacities around the run size, every index has a slot of
- * its own inside tm_lifo_size() (a bijection onto the first
- * tm_lifo_nb_slots() slots), and TM_LIFO_SPREAD indices TM_LIFO_SPREAD
- * apart lie in different slots of their 4 KB runs (different L1 sets).
- */
-static void
-spread(void)
-{
-	static const uint32_t caps[] = {
-		1, TM_LIFO_SPREAD - 1, TM_LIFO_SPREAD, TM_LIFO_SPREAD + 1,
-		TM_LIFO_SPREAD * TM_LIFO_SPREAD - 1,
-		TM_LIFO_SPREAD * TM_LIFO_SPREAD + 3, 5000,
-	};
-	unsigned int c, i, k;
-	bool *used, *off;
-	struct tm_lifo *l;
-	size_t slots, si;
-
-	for (c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
-		slots = tm_lifo_nb_slots(caps[c]);
-		l = aligned_alloc(64, (tm_lifo_size(caps[c]) + 63) & ~(size_t)63);
-		used = calloc(slots, sizeof(*used));
-		if (l == NULL || used == NULL || tm_lifo_init(l, caps[c]) != 0) {
-			FAIL("exact spread: no LIFO of %u", caps[c]);
-			free(l);
-			free(used);
-			return;
-		}
-		if (slots < caps[c] || sizeof(struct tm_lifo) +
-				slots * sizeof(struct tm_lifo_slot) >
-				tm_lifo_size(caps[c]))
-			FAIL("exact spread: capacity %u: %zu slots in %zu bytes",
-				caps[c], slots, tm_lifo_size(caps[c]));
-		for (i = 0; i < caps[c]; i++) {
-			si = (size_t)(tm_lifo_slot(l, i) - l->slot);
-			if (si >= slots || used[si]) {
-				FAIL("exact spread: capacity %u: index %u in slot %zu (%s)",
-					caps[c], i, si,
-					si >= slots ? "beyond the slots" :
-					"taken by another index");
-				break;
-			}
-			used[si] = true;
-		}
-		free(used);
-		free(l);
-	}
-	/* Indices TM_LIFO_SPREAD apart: distinct slots within their runs. */
-	slots = (size_t)TM_LIFO_SPREAD * TM_LIFO_SPREAD;
-	l = aligned_alloc(64, (tm_lifo_size((uint32_t)slots) + 63) & ~(size_t)63);
-	off = calloc(TM_LIFO_SPREAD, sizeof(*off));
-	if (l == NULL || off == NULL) {
-		FAIL("exact spread: out of memory");
-	} else {
-		for (i = 0; i < TM_LIFO_SPREAD; i++) {
-			memset(off, 0, TM_LIFO_SPREAD * sizeof(*off));
-			for (k = 0; k < TM_LIFO_SPREAD; k++) {
-				si = (size_t)(tm_lifo_slot(l,
-					i + k * TM_LIFO_SPREAD) - l->slot) %
-					TM_LIFO_SPREAD;
-				if (off[si]) {
-					FAIL("exact spread: indices %u apart share slot %zu of their runs",
-						TM_LIFO_SPREAD, si);
-					break;
-				}
-				off[si] = true;
-			}
-		}
-	}
-	free(off);
-	free(l);
-}
-
-/*
  * copies: tm_lifo_store_members and tm_lifo_load_members copy exactly cnt
  * members, for every count below G, and write nothing beyond them.
  */
@@ -828,10 +751,9 @@ exact(void)
 			tm_lifo_count(lifo));
 	backoff(all);
 	hints(all);
-	spread();
 	copies();
 	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
-	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, backoff, hints, spread, copies checked\n");
+	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, backoff, hints, copies checked\n");
 	free(all);
 }
 #endif

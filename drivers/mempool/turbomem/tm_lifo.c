@@ -7,7 +7,7 @@
 int
 tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 {
-	size_t i;
+	uint32_t i;
 
 	if (capacity == 0 || capacity > TM_LIFO_MAX_CAPACITY)
 		return -EINVAL;
@@ -19,7 +19,7 @@ tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 	 * are set so that a stale walk never reads an indeterminate value.
 	 * Not concurrent with anything: relaxed stores.
 	 */
-	for (i = 0; i < tm_lifo_nb_slots(capacity); i++) {
+	for (i = 0; i < capacity; i++) {
 		rte_atomic_store_explicit(&l->slot[i].link,
 				tm_lifo_ref(TM_LIFO_NIL, 0),
 				rte_memory_order_relaxed);

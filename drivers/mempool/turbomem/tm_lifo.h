@@ -14,9 +14,9 @@
  * ThreadSanitizer and mutation builds use it directly.
  *
  * Structure. Every object of a pool has a fixed index in [0, capacity) and
- * one slot, tm_lifo_slot(index) (256 bytes with the default TM_LIFO_GROUP
- * of 32; index and slot differ in their low bits, see TM_LIFO_SPREAD), in
- * an array that lives beside the head for the whole life of the pool. The
+ * one slot, tm_lifo_slot(index) (264 bytes with the default TM_LIFO_GROUP
+ * of 32), in an array that lives beside the head for the whole life of the
+ * pool. The
  * free objects form a list of groups of up to G = TM_LIFO_GROUP objects. A
  * group is named by its key, the object taken last from it; the key's slot
  * holds the other members' pointers, the link to the next group and the
@@ -232,19 +232,28 @@ extern "C" {
  */
 typedef RTE_ATOMIC(void *) tm_lifo_obj_t;
 
-/** The slot of a group's key: the group's other members and its link. */
+/**
+ * The slot of a group's key: the group's other members and its link.
+ * 8 * G + 8 bytes, not a power of two: slots of indices a power of two
+ * apart (the keys of bursts cut from objects in populate order: keys G
+ * apart) would share their L1 cache sets, and the slots of single-object
+ * groups, whose link alone is read, would fill only a quarter of the sets
+ * (measured on the design page, "Groups of 32, Measured").
+ */
 struct tm_lifo_slot {
 	/** Reference of the next group. Atomic: stale readers race. */
-	alignas(64) RTE_ATOMIC(uint32_t) link;
+	RTE_ATOMIC(uint32_t) link;
 	/** Key of the group TM_LIFO_AHEAD below when one push linked both. */
 	RTE_ATOMIC(uint32_t) hint;
 	/** Members taken before the key, used from obj[pos] on. */
 	tm_lifo_obj_t obj[TM_LIFO_GROUP - 1];
+	/** Unused: makes the slot's size no power of two (see above). */
+	uint64_t pad;
 };
 
 _Static_assert(sizeof(void *) != 8 ||
-	sizeof(struct tm_lifo_slot) == 8 * TM_LIFO_GROUP,
-	"a slot is the link and hint words and GROUP - 1 pointers");
+	sizeof(struct tm_lifo_slot) == 8 * TM_LIFO_GROUP + 8,
+	"a slot is the link and hint words, GROUP - 1 pointers and a pad");
 _Static_assert((1 << TM_LIFO_POS_BITS) == TM_LIFO_GROUP,
 	"a position addresses every member of a group");
 
@@ -254,10 +263,10 @@ struct tm_lifo {
 	uint32_t capacity;
 	uint32_t reserved;
 	/**
-	 * One slot per object (tm_lifo_slot), read only when the object is a
-	 * group key; tm_lifo_nb_slots(capacity) of them.
+	 * One slot per object, read only when the object is a group key;
+	 * from the next cache line on, so that no slot shares the head's.
 	 */
-	struct tm_lifo_slot slot[];
+	alignas(64) struct tm_lifo_slot slot[];
 };
 
 /** Convert an index to the caller's object pointer. */
@@ -265,42 +274,19 @@ typedef void *(tm_lifo_to_obj_t)(const void *ctx, uint32_t idx);
 /** Convert the caller's object pointer to its index. */
 typedef uint32_t (tm_lifo_to_idx_t)(const void *ctx, const void *obj);
 
-/*
- * Slots per 4 KB, the span of the L1 data cache's set index (64 sets of
- * 64 bytes on the CPUs measured). A slot is a power of two bytes, so the
- * slots of indices TM_LIFO_SPREAD apart would share their cache sets; and
- * the keys of a burst's groups are often such indices (objects freed in
- * populate order, cut into groups of G: keys G apart). Index i therefore
- * lives in slot i XOR ((i / TM_LIFO_SPREAD) mod TM_LIFO_SPREAD), within
- * its aligned run of TM_LIFO_SPREAD slots: keys 1 to TM_LIFO_SPREAD - 1
- * runs apart fall in different sets. Measured: 1 lcore, bulk 16, groups
- * of 32, 0.66x-0.81x ring_mp_mc without it, 0.80x-1.0x with it (design
- * page, "Groups of 32, Measured").
- */
-#define TM_LIFO_SPREAD (4096 / (8 * TM_LIFO_GROUP))
-
-/** Slots allocated for a capacity: whole runs of TM_LIFO_SPREAD. */
-static inline size_t
-tm_lifo_nb_slots(uint32_t capacity)
-{
-	return ((size_t)capacity + TM_LIFO_SPREAD - 1) &
-		~(size_t)(TM_LIFO_SPREAD - 1);
-}
-
 /** Bytes needed for a LIFO of the given capacity: head and slots. */
 static inline size_t
 tm_lifo_size(uint32_t capacity)
 {
 	return sizeof(struct tm_lifo) +
-		tm_lifo_nb_slots(capacity) * sizeof(struct tm_lifo_slot);
+		(size_t)capacity * sizeof(struct tm_lifo_slot);
 }
 
-/** The slot of index idx (see TM_LIFO_SPREAD). */
+/** The slot of index idx. */
 static inline struct tm_lifo_slot *
 tm_lifo_slot(struct tm_lifo *l, uint32_t idx)
 {
-	return &l->slot[idx ^ ((idx / TM_LIFO_SPREAD) &
-			(TM_LIFO_SPREAD - 1))];
+	return &l->slot[idx];
 }
 
 /**
