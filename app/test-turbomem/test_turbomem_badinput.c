@@ -277,7 +277,7 @@ test_badinput_all(void)
 		return TEST_FAILED;
 
 	/*
-	 * Metadata (256 bytes per object: 25 GB) larger than the EAL memory
+	 * Metadata (264 bytes per object: 27 GB) larger than the EAL memory
 	 * (-m 512): the driver's allocation fails, the log names the bytes
 	 * and socket.
 	 */

@@ -151,13 +151,13 @@ extern "C" {
 
 /*
  * Objects per group: a key and the GROUP - 1 pointers its slot holds; a
- * slot is 8 * GROUP bytes. 32 (256 bytes, four cache lines per object):
- * a get or put of up to 32 objects (DPDK's usual bursts) touches one slot
- * and needs no walk, and a long get follows half the links of groups of
- * 16, each a dependent miss where another core freed the objects
- * (the pipeline). Measured against 16 on the design page, "Groups of 32,
- * Measured". A build may say -DTM_LIFO_GROUP=16 (or 8) to halve (quarter)
- * the metadata.
+ * slot is 8 * GROUP + 8 bytes (struct tm_lifo_slot). 32 (264 bytes per
+ * object): a get or put of up to 32 objects (DPDK's usual bursts) touches
+ * one slot and needs no walk, and a long get follows half the links of
+ * groups of 16, each a dependent miss where another core freed the
+ * objects (the pipeline). Measured against 16 on the design page, "Groups
+ * of 32, Measured". A build may say -DTM_LIFO_GROUP=16 (136 bytes) or 8
+ * (72 bytes) for less metadata.
  */
 #ifndef TM_LIFO_GROUP
 #define TM_LIFO_GROUP 32
