@@ -18,6 +18,8 @@
 #             the driver provides it), then hugetlbfs on 2 MB pages reserved
 #             with reserve_hugepages (scripts/common.sh); skipped, and said
 #             so, when the kernel cannot give them
+#   chunks    full only, 1 lcore: a pool of 1000 chunks against one of a
+#             single chunk, bulks 1, 16, 32 and random, keep 128
 #   others    smoke only: every other registered scenario ("--scenario
 #             list"), on 1 lcore ('0@0,1@1')
 # Modes: quick (default, ~3 minutes: grid bulk 16 and random, keep 128,
@@ -610,6 +612,10 @@ if [ "$mode" = smoke ]; then
 	run hw-off "${nohuge[*]} -l 0" --scenario hw --layout "main lcore" --pmu off
 fi
 run hw "${nohuge[*]} -l 0" --scenario hw --layout "main lcore"
+if [ "$mode" = full ]; then
+	run chunks "${nohuge[*]} --lcores 0@0,1@1" --scenario chunks --layout "1 lcore" \
+		--bulks 1,16,32,random --keeps 128
+fi
 
 # deep: pool memory in 4 KB pages takes a page per mbuf in --no-huge
 # (objects do not cross pages): size -m for it.

@@ -198,6 +198,7 @@ def table(path):
             btxt = "%.4g" % bv
         print("%-13s %-48s %12s " % (layout[:13], par[:48], btxt) + " ".join(cells))
     memory_summary(rows, scen)
+    chunks_summary(rows)
     notes = {r["status"] for r in rows if r["status"] not in ("ok", "")}
     if notes:
         print("\nnotes: " + "\n       ".join(sorted(notes)))
@@ -223,6 +224,34 @@ def memory_summary(rows, scen):
             for h, m, b, p in sorted({(r["handler"], r["mem"], r["backing"],
                                        r["huge_pct"]) for r in mrows
                                       if r["scenario"] == sc}))))
+
+
+def chunks_summary(rows):
+    """The chunks scenario: each handler's time per object on the pool of
+    many chunks over the pool of one chunk, the median of the rounds'
+    ratios (both pools are measured in every round, interleaved)."""
+    d = {}
+    for r in rows:
+        if r["scenario"] == "chunks" and num(r["mobj_per_s"]) is not None:
+            d.setdefault((r["handler"], r["bulk"], r["keep"]), {})[
+                r["layout"]] = r
+    if not d:
+        return
+    print("\nchunks, time per object, many chunks / one chunk "
+          "(median of the rounds' ratios):")
+    for (h, b, k), v in d.items():
+        one = v.get("1 chunk")
+        many = [(l, x) for l, x in v.items() if l != "1 chunk"]
+        if one is None or not many:
+            continue
+        layout, m = many[0]
+        pairs = list(zip(one["samples"].split(), m["samples"].split()))
+        ratios = [num(a) / num(c) for a, c in pairs if num(a) and num(c)]
+        if not ratios:
+            continue
+        print("  %s bulk %s keep %s: %s / 1 chunk %.3fx (rounds %s)" % (
+            h, b, k, layout, statistics.median(ratios),
+            " ".join("%.2f" % x for x in ratios)))
 
 
 # --- check --------------------------------------------------------------------
