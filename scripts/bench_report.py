@@ -94,6 +94,20 @@ def figure(r, scen):
         s["higher_is_better"]
 
 
+def round_ratios(row, base):
+    """Each round's ratio of row's figure to base's, from the rows' samples
+    (the rounds' figures, in order; both rows of one EAL run, whose
+    handlers take turns round by round): [] where the rows do not have
+    the same rounds of medians."""
+    if row.get("stat") != "median" or base.get("stat") != "median":
+        return []
+    a = [num(x) for x in row.get("samples", "").split()]
+    b = [num(x) for x in base.get("samples", "").split()]
+    if len(a) != len(b) or not a or None in a or None in b or 0 in b:
+        return []
+    return [x / y for x, y in zip(a, b)]
+
+
 def charts_rows(rows, scen, chart):
     """Rows of the scenarios that feed chart."""
     names = {n for n, s in scen.items()
@@ -163,8 +177,10 @@ def table(path):
         groups.setdefault(key, {})[r["handler"]] = r
     w = max(9, max(len(h) for h in handlers))
     print("turbomem_bench: each handler's figure as a ratio to %s's "
-          "(%s column: absolute). Throughput: higher is better; cycles "
-          "and misses: lower is better. '-': skipped (reason in the CSV)."
+          "(%s column: absolute, the median of the rounds), the median of "
+          "the rounds' ratios (the handlers take turns in every round). "
+          "Throughput: higher is better; cycles and misses: lower is "
+          "better. '-': skipped (reason in the CSV)."
           % (BASELINE, BASELINE))
     last = None
     for key, g in groups.items():
@@ -189,7 +205,9 @@ def table(path):
                 st = r["status"]
                 cells.append("%*s" % (w, "n/a" if st.startswith("n/a") else "-"))
             elif bv:
-                cells.append("%*s" % (w, "%.3gx" % (v / bv)))
+                rr = round_ratios(r, base)
+                cells.append("%*s" % (w, "%.3gx" % (
+                    statistics.median(rr) if rr else v / bv)))
             else:
                 cells.append("%*s" % (w, "%.3g" % v))
         if bv is None:
@@ -245,8 +263,7 @@ def chunks_summary(rows):
         if one is None or not many:
             continue
         layout, m = many[0]
-        pairs = list(zip(one["samples"].split(), m["samples"].split()))
-        ratios = [num(a) / num(c) for a, c in pairs if num(a) and num(c)]
+        ratios = round_ratios(one, m)
         if not ratios:
             continue
         print("  %s bulk %s keep %s: %s / 1 chunk %.3fx (rounds %s)" % (
