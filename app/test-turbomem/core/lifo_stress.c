@@ -634,6 +634,97 @@ copies(void)
 	}
 }
 
+/*
+ * two groups (tm_lifo_pop_two): a get of n <= G that the top group A (3
+ * objects) cannot serve takes A whole and the first objects of the next
+ * group B, which stays on top with the rest (B in part), or whole, its
+ * link becoming the top (B whole); where the top group serves n alone, or
+ * the two hold fewer than n, it takes nothing, leaves the table as it
+ * was, and the walk decides (it fails exactly, with the table untouched).
+ */
+static void
+two_groups(struct obj **all)
+{
+	struct obj *t[TM_LIFO_GROUP], *sentinel = (struct obj *)&t;
+	struct obj **a = all, **b = all + 3, **c = all + 3 + TM_LIFO_GROUP;
+	unsigned int i, n;
+	int r;
+
+	if (nb_objs < 3 + 2 * TM_LIFO_GROUP) {
+		FAIL("exact two groups: needs at least %u objects",
+			3 + 2 * TM_LIFO_GROUP);
+		return;
+	}
+	/* C (G objects), B (G), A (3) on top. */
+	tm_lifo_push_bulk(lifo, (void * const *)c, TM_LIFO_GROUP, to_idx,
+		NULL);
+	tm_lifo_push_bulk(lifo, (void * const *)b, TM_LIFO_GROUP, to_idx,
+		NULL);
+	tm_lifo_push_bulk(lifo, (void * const *)a, 3, to_idx, NULL);
+
+	/* B in part: A and 5 of B; B stays on top with G - 5. */
+	n = 3 + 5;
+	r = tm_lifo_pop_two(lifo, (void **)t, n, to_obj, NULL);
+	if (r < 0)
+		FAIL("exact two groups: B in part: pop of %u returned %d", n, r);
+	else
+		for (i = 0; i < n; i++)
+			if (t[i] != all[i]) {
+				FAIL("exact two groups: B in part: object %u is not the one pushed there",
+					i);
+				break;
+			}
+	if (tm_lifo_count(lifo) != 2 * TM_LIFO_GROUP - 5)
+		FAIL("exact two groups: B in part: count %u, expected %u",
+			tm_lifo_count(lifo), 2 * TM_LIFO_GROUP - 5);
+
+	/* B whole: A again on top of the rest of B, both taken. */
+	tm_lifo_push_bulk(lifo, (void * const *)a, 3, to_idx, NULL);
+	n = 3 + TM_LIFO_GROUP - 5;
+	r = tm_lifo_pop_two(lifo, (void **)t, n, to_obj, NULL);
+	if (r < 0)
+		FAIL("exact two groups: B whole: pop of %u returned %d", n, r);
+	else
+		for (i = 0; i < n; i++)
+			if (t[i] != (i < 3 ? a[i] : b[i - 3 + 5])) {
+				FAIL("exact two groups: B whole: object %u is not the one pushed there",
+					i);
+				break;
+			}
+	if (tm_lifo_count(lifo) != TM_LIFO_GROUP)
+		FAIL("exact two groups: B whole: count %u, expected %u (C)",
+			tm_lifo_count(lifo), TM_LIFO_GROUP);
+
+	/* C serves 4 alone: nothing taken. */
+	for (i = 0; i < TM_LIFO_GROUP; i++)
+		t[i] = sentinel;
+	r = tm_lifo_pop_two(lifo, (void **)t, 4, to_obj, NULL);
+	if (r != -EAGAIN || t[0] != sentinel ||
+			tm_lifo_count(lifo) != TM_LIFO_GROUP)
+		FAIL("exact two groups: a pop the top group serves returned %d, count %u",
+			r, tm_lifo_count(lifo));
+	r = popn(t, TM_LIFO_GROUP);
+	if (r < 0 || t[0] != c[0] || t[TM_LIFO_GROUP - 1] != c[TM_LIFO_GROUP - 1])
+		FAIL("exact two groups: C: pop of %u returned %d", TM_LIFO_GROUP,
+			r);
+
+	/* A (3) on B's first 2: 5 objects, a get of 6 fails. */
+	tm_lifo_push_bulk(lifo, (void * const *)b, 2, to_idx, NULL);
+	tm_lifo_push_bulk(lifo, (void * const *)a, 3, to_idx, NULL);
+	for (i = 0; i < TM_LIFO_GROUP; i++)
+		t[i] = sentinel;
+	r = tm_lifo_pop_two(lifo, (void **)t, 6, to_obj, NULL);
+	if (r != -EAGAIN || t[0] != sentinel)
+		FAIL("exact two groups: two groups short of 6 returned %d", r);
+	r = popn(t, 6);
+	if (r != -ENOENT || t[0] != sentinel || tm_lifo_count(lifo) != 5)
+		FAIL("exact two groups: pop of 6 of 5 returned %d, count %u", r,
+			tm_lifo_count(lifo));
+	r = popn(t, 5);
+	if (r < 0 || t[2] != a[2] || t[3] != b[0] || t[4] != b[1])
+		FAIL("exact two groups: pop of the 5 returned %d", r);
+}
+
 static void
 exact(void)
 {
@@ -751,9 +842,10 @@ exact(void)
 			tm_lifo_count(lifo));
 	backoff(all);
 	hints(all);
+	two_groups(all);
 	copies();
 	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
-	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, backoff, hints, copies checked\n");
+	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, backoff, hints, two groups, copies checked\n");
 	free(all);
 }
 #endif

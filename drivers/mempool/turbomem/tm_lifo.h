@@ -47,7 +47,13 @@
  * - pop_top, for n <= G, serves a pop from the top group alone when it
  *   holds n objects (pos + n <= G): no count, no walk, the same one CAS;
  *   otherwise it takes nothing and the walk decides (pop_bulk calls it
- *   first for such n, then tm_lifo_pop_walk, the walk alone).
+ *   first for such n, then tm_lifo_pop_two, then tm_lifo_pop_walk, the
+ *   walk alone).
+ * - pop_two, for n <= G that the top group cannot serve, takes the rest
+ *   of the top group and the first objects of the next one when the two
+ *   hold n: the walk of two groups without its loop and second head read
+ *   (random bulks), the same one CAS; otherwise it takes nothing and the
+ *   walk decides.
  *
  * Hints. A pop of many groups follows one link per group, each to a slot
  * that another core may just have written (the pipeline: gets on one
@@ -90,6 +96,7 @@
  * | tm_lifo_push_bulk| yes, any thread                | no                   |
  * | tm_lifo_pop_bulk | yes, any thread                | no                   |
  * | tm_lifo_pop_top  | yes, any thread                | no                   |
+ * | tm_lifo_pop_two  | yes, any thread                | no                   |
  * | tm_lifo_count    | yes (a snapshot)               | no                   |
  * | tm_lifo_init     | no                             | -                    |
  *
@@ -837,6 +844,97 @@ tm_lifo_pop_top(struct tm_lifo *l, void **objs, unsigned int n,
 }
 
 /**
+ * Pop 2 <= n <= G objects from the rest of the top group and the first
+ * objects of the next one, when the top group holds fewer than n
+ * (pos + n > G) and the two hold n, with pop_bulk's orderings. pop_bulk
+ * calls it when pop_top returned -EAGAIN; a caller that knows n <= G may
+ * call it directly, then tm_lifo_pop_walk if it returns -EAGAIN.
+ *
+ * The walk of two groups without its loop: the top group is taken whole
+ * (its link read before the commit, its members and key after), the next
+ * one whole (its link read before the commit) or in part (its members
+ * copied aside before the commit, as pop_top's). Random bulks take this
+ * path for most gets that the top group cannot serve.
+ *
+ * @return the number of failed CAS attempts (>= 0) with objs[0..n-1]
+ *   filled, or -EAGAIN (the top group, as last read, serves n alone or
+ *   names no slot, or the two groups hold fewer than n; nothing taken,
+ *   objs untouched, failed CAS attempts not counted): the walk decides.
+ */
+static inline int
+tm_lifo_pop_two(struct tm_lifo *l, void **objs, unsigned int n,
+		tm_lifo_to_obj_t *to_obj, const void *ctx)
+{
+	void *tail[TM_LIFO_GROUP - 1];
+	const struct tm_lifo_slot *s, *s2;
+	uint32_t ref, key, pos, key2, pos2, end;
+	unsigned int i, first, nb_tail;
+	uint64_t old;
+	int retries = 0;
+
+	/* Acquire: as in pop_bulk, the slots of the walk are read next. */
+	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
+	for (;;) {
+		TM_LIFO_TEST_YIELD_READ();
+		ref = tm_lifo_top(old);
+		key = tm_lifo_ref_idx(ref);
+		pos = tm_lifo_ref_pos(ref);
+		if (key >= l->capacity || pos + n <= TM_LIFO_GROUP)
+			return -EAGAIN;
+		/* The top group's G - pos objects, then n - first below. */
+		first = TM_LIFO_GROUP - pos;
+		s = tm_lifo_slot(l, key);
+		/*
+		 * Relaxed links and members: a stale one makes the CAS fail
+		 * (head changed), as in pop_bulk's walk.
+		 */
+		ref = rte_atomic_load_explicit(&s->link,
+				rte_memory_order_relaxed);
+		key2 = tm_lifo_ref_idx(ref);
+		pos2 = tm_lifo_ref_pos(ref);
+		end = pos2 + (n - first);
+		if (key2 >= l->capacity || end > TM_LIFO_GROUP)
+			return -EAGAIN;
+		s2 = tm_lifo_slot(l, key2);
+		nb_tail = 0;
+		if (end == TM_LIFO_GROUP) {
+			ref = rte_atomic_load_explicit(&s2->link,
+					rte_memory_order_relaxed);
+		} else {
+			/* The next group stays on top, key included. */
+			nb_tail = n - first;
+			tm_lifo_load_members(tail, &s2->obj[pos2], nb_tail);
+			ref = tm_lifo_ref(key2, end);
+		}
+		TM_LIFO_TEST_YIELD();
+		/*
+		 * acq_rel / acquire: as pop_bulk's commit (release keeps the
+		 * reads above before it: the next group may stay shared).
+		 */
+		if (rte_atomic_compare_exchange_strong_explicit(&l->head,
+				&old, tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
+				rte_memory_order_acq_rel,
+				rte_memory_order_acquire))
+			break;
+		/* Lost to a commit: back off (see "Backoff"), then retry. */
+		tm_lifo_backoff((unsigned int)++retries);
+	}
+
+	/* Relaxed: groups taken whole are ours, as in pop_bulk. */
+	tm_lifo_load_members(objs, &s->obj[pos], first - 1);
+	objs[first - 1] = to_obj(ctx, key);
+	if (nb_tail == 0) {
+		tm_lifo_load_members(&objs[first], &s2->obj[pos2],
+				n - first - 1);
+		objs[n - 1] = to_obj(ctx, key2);
+	} else {
+		for (i = 0; i < nb_tail; i++)
+			objs[first + i] = tail[i];
+	}
+	return retries;
+}
+
+/**
  * tm_lifo_pop_bulk without its dispatch to pop_one and pop_top: the
  * general walk, for any n, with the same contracts and orderings. A
  * caller whose pop_top returned -EAGAIN may call it directly.
@@ -990,6 +1088,9 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 		return tm_lifo_pop_one(l, objs, to_obj, ctx);
 	if (n != 0 && n <= TM_LIFO_GROUP) {
 		ret = tm_lifo_pop_top(l, objs, n, to_obj, ctx);
+		if (ret != -EAGAIN)
+			return ret;
+		ret = tm_lifo_pop_two(l, objs, n, to_obj, ctx);
 		if (ret != -EAGAIN)
 			return ret;
 	}

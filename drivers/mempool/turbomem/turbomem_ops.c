@@ -291,16 +291,23 @@ turbomem_dequeue_bulk(struct rte_mempool *mp, void **obj_table,
 				tm_objmap_to_obj, &tp->map), false);
 }
 
-/* The walk alone, for a group get the top group could not serve. */
+/*
+ * A group get the top group could not serve: two groups without the walk
+ * (tm_lifo_pop_two), or the walk, which alone fails.
+ */
 static __rte_noinline int
 turbomem_dequeue_walk(struct rte_mempool *mp, void **obj_table,
 		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
+	int ret;
 
-	return turbomem_dequeue_done(mp, tp, obj_table, n,
-			tm_lifo_pop_walk(tp->lifo, obj_table, n,
-				tm_objmap_to_obj_direct, &tp->map), false);
+	ret = tm_lifo_pop_two(tp->lifo, obj_table, n, tm_objmap_to_obj_direct,
+			&tp->map);
+	if (ret == -EAGAIN)
+		ret = tm_lifo_pop_walk(tp->lifo, obj_table, n,
+				tm_objmap_to_obj_direct, &tp->map);
+	return turbomem_dequeue_done(mp, tp, obj_table, n, ret, false);
 }
 
 static __rte_noinline int
