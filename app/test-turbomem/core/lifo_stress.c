@@ -837,6 +837,24 @@ exact(void)
 			(void *)t[0], (void *)t[1], (void *)ex_w,
 			(void *)ex_x);
 
+	/*
+	 * stale link, the walk alone (pop_bulk gives two single-object
+	 * groups to tm_lifo_pop_two, which the hook above interrupted).
+	 */
+	push1(ex_w);
+	push1(ex_x);
+	hook_read = stale_hook;
+	r = tm_lifo_pop_walk(lifo, (void **)t, 2, to_obj, NULL);
+	if (hook_read != NULL || ex_ret != 0)
+		FAIL("exact stale link, walk: the interference did not run as planned");
+	if (r < 0)
+		FAIL("exact stale link, walk: spurious failure %d with 2 objects free",
+			r);
+	else if (t[0] != ex_w || t[1] != ex_x)
+		FAIL("exact stale link, walk: got %p %p, expected A %p, K %p",
+			(void *)t[0], (void *)t[1], (void *)ex_w,
+			(void *)ex_x);
+
 	if (tm_lifo_count(lifo) != 0)
 		FAIL("exact: count %u at the end, expected 0",
 			tm_lifo_count(lifo));
