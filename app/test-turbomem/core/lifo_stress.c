@@ -411,6 +411,34 @@ stale_hook(void)
 	push1(ex_w);
 }
 
+/*
+ * K (ex_x) on top of A (ex_w); a get of 2 read the head when stale_hook
+ * pops both and pushes K alone, A on top: the links it then reads are a
+ * later list's, and it must take A and K, not fail (walk: the walk alone,
+ * whose re-read of the head catches it).
+ */
+static void
+stale_link(const char *what, bool walk)
+{
+	struct obj *t[TM_LIFO_GROUP];
+	int r;
+
+	push1(ex_w);
+	push1(ex_x);
+	hook_read = stale_hook;
+	r = walk ? tm_lifo_pop_walk(lifo, (void **)t, 2, to_obj, NULL) :
+		popn(t, 2);
+	if (hook_read != NULL || ex_ret != 0)
+		FAIL("exact %s: the interference did not run as planned", what);
+	if (r < 0)
+		FAIL("exact %s: spurious failure %d with 2 objects free", what,
+			r);
+	else if (t[0] != ex_w || t[1] != ex_x)
+		FAIL("exact %s: got %p %p, expected A %p, K %p", what,
+			(void *)t[0], (void *)t[1], (void *)ex_w,
+			(void *)ex_x);
+}
+
 /* backoff: before each of its first ex_left attempts, push a spare. */
 static struct obj **ex_spare;
 static unsigned int ex_left;
@@ -820,40 +848,14 @@ exact(void)
 	if (r < 0 || t[0] != all[3])
 		FAIL("exact failed top get: the key left is not the last object");
 
-	/* stale link: K on top of A */
+	/*
+	 * stale link: through pop_bulk, which gives two single-object groups
+	 * to tm_lifo_pop_two, and on the walk alone.
+	 */
 	ex_x = all[0];
 	ex_w = all[1];
-	push1(ex_w);
-	push1(ex_x);
-	hook_read = stale_hook;
-	r = popn(t, 2);
-	if (hook_read != NULL || ex_ret != 0)
-		FAIL("exact stale link: the interference did not run as planned");
-	if (r < 0)
-		FAIL("exact stale link: spurious failure %d with 2 objects free",
-			r);
-	else if (t[0] != ex_w || t[1] != ex_x)
-		FAIL("exact stale link: got %p %p, expected A %p, K %p",
-			(void *)t[0], (void *)t[1], (void *)ex_w,
-			(void *)ex_x);
-
-	/*
-	 * stale link, the walk alone (pop_bulk gives two single-object
-	 * groups to tm_lifo_pop_two, which the hook above interrupted).
-	 */
-	push1(ex_w);
-	push1(ex_x);
-	hook_read = stale_hook;
-	r = tm_lifo_pop_walk(lifo, (void **)t, 2, to_obj, NULL);
-	if (hook_read != NULL || ex_ret != 0)
-		FAIL("exact stale link, walk: the interference did not run as planned");
-	if (r < 0)
-		FAIL("exact stale link, walk: spurious failure %d with 2 objects free",
-			r);
-	else if (t[0] != ex_w || t[1] != ex_x)
-		FAIL("exact stale link, walk: got %p %p, expected A %p, K %p",
-			(void *)t[0], (void *)t[1], (void *)ex_w,
-			(void *)ex_x);
+	stale_link("stale link", false);
+	stale_link("stale link, walk", true);
 
 	if (tm_lifo_count(lifo) != 0)
 		FAIL("exact: count %u at the end, expected 0",
