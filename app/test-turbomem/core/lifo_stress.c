@@ -37,11 +37,20 @@
  *               (TM_LIFO_NIL in the last 4), and a pop over wrong hints
  *               takes what the links say;
  *             - copies: a copy of cnt group members (every cnt below G)
- *               copies those and writes nothing else.
+ *               copies those and writes nothing else;
+ *             - put list: gets count and take both lists (a get of one
+ *               more than they hold fails, the table untouched), a take
+ *               links the put list's bottom to the head's top, and a get
+ *               that finds a take under way waits for it (here the
+ *               taker is this thread, at its splice: the get must wait
+ *               its whole bound, then fail).
  *   nofail    like mixed, but the pool holds at least threads x 2B
  *             objects, so at least n are free whenever a thread asks for
  *             n: every failed get is spurious and an error (exact
  *             failures, under oversubscription).
+ *
+ * In every shape, the threads of odd id put onto the put list
+ * (tm_lifo_push_bulk_puts), so that gets take it while others get.
  *
  * Oracles, checked on every run:
  *   - ownership ledger: each object has an atomic owner; a get swaps
@@ -237,7 +246,12 @@ put_bulk(struct obj **in, unsigned int n, uint32_t me)
 			FAIL("thread %u puts object %u owned by %u", me,
 				to_idx(NULL, in[i]), expect);
 	}
-	tm_lifo_push_bulk(lifo, (void * const *)in, n, to_idx, NULL);
+	/* Odd threads push onto the put list: gets take it (see "Put list"). */
+	if (me % 2)
+		tm_lifo_push_bulk_puts(lifo, (void * const *)in, n, to_idx,
+				NULL);
+	else
+		tm_lifo_push_bulk(lifo, (void * const *)in, n, to_idx, NULL);
 	atomic_fetch_add_explicit(&total_put, n, memory_order_relaxed);
 }
 
@@ -753,6 +767,98 @@ two_groups(struct obj **all)
 		FAIL("exact two groups: pop of the 5 returned %d", r);
 }
 
+/* A get while a take of the put list is under way (its splice's hook). */
+static unsigned long ex_pauses;
+
+static void
+transit_hook(void)
+{
+	struct obj *t[TM_LIFO_GROUP];
+	unsigned long before = pauses;
+
+	ex_ret = popn(t, 1);
+	ex_pauses = pauses - before;
+}
+
+/* The put list (see the file comment, "exact"). */
+static void
+put_list(struct obj **all)
+{
+	struct obj *t[TM_LIFO_GROUP], *sentinel = (struct obj *)&t;
+	unsigned int i, j;
+	int r;
+
+	/* 3 on the head (one group), 5 on the put list (pushes of 2 and 3) */
+	tm_lifo_push_bulk(lifo, (void * const *)all, 3, to_idx, NULL);
+	tm_lifo_push_bulk_puts(lifo, (void * const *)&all[3], 2, to_idx, NULL);
+	tm_lifo_push_bulk_puts(lifo, (void * const *)&all[5], 3, to_idx, NULL);
+	if (tm_lifo_count(lifo) != 8)
+		FAIL("exact put list: count %u, expected 8 (3 + 5)",
+			tm_lifo_count(lifo));
+	for (i = 0; i < 9; i++)
+		t[i] = sentinel;
+	r = popn(t, 9);
+	if (r != -ENOENT)
+		FAIL("exact put list: get of 9 with 8 free returned %d", r);
+	for (i = 0; i < 9; i++)
+		if (t[i] != sentinel)
+			FAIL("exact put list: failed get wrote entry %u", i);
+	if (tm_lifo_count(lifo) != 8)
+		FAIL("exact put list: count %u after the failed get, expected 8",
+			tm_lifo_count(lifo));
+	r = popn(t, 8);
+	for (i = 0; r >= 0 && i < 8; i++) {
+		for (j = 0; j < 8 && t[j] != all[i]; j++)
+			;
+		if (j == 8)
+			FAIL("exact put list: object %u not got", i);
+	}
+	if (r < 0)
+		FAIL("exact put list: get of the 8 returned %d", r);
+
+	/* one object, empty head: the put list's */
+	tm_lifo_push_bulk_puts(lifo, (void * const *)all, 1, to_idx, NULL);
+	r = popn(t, 1);
+	if (r < 0 || t[0] != all[0])
+		FAIL("exact put list: get of 1 from the put list returned %d", r);
+
+	/*
+	 * Three pushes of one onto the put list (bottom all[2]) over two on
+	 * the head: the take links the bottom to the head's top.
+	 */
+	tm_lifo_push_bulk(lifo, (void * const *)all, 2, to_idx, NULL);
+	for (i = 2; i < 5; i++)
+		tm_lifo_push_bulk_puts(lifo, (void * const *)&all[i], 1,
+				to_idx, NULL);
+	r = popn(t, 5);
+	if (r < 0 || t[0] != all[4] || t[1] != all[3] || t[2] != all[2] ||
+			t[3] != all[0] || t[4] != all[1])
+		FAIL("exact put list: get of 5 over a take returned %d, not the put list then the head",
+			r);
+
+	/*
+	 * A take preempted at its splice (the hook, at its CAS): a get of
+	 * one on both lists empty must wait for it, here its whole bound,
+	 * then fail; the take then ends and the object is there.
+	 */
+	tm_lifo_push_bulk_puts(lifo, (void * const *)all, 1, to_idx, NULL);
+	ex_ret = 0;
+	ex_pauses = 0;
+	hook_commit = transit_hook;
+	r = popn(t, 1);
+	if (hook_commit != NULL)
+		FAIL("exact put list: the take did not reach its splice");
+	if (ex_ret != -ENOENT ||
+			ex_pauses != 64ul * TM_LIFO_TRANSIT_SPINS)
+		FAIL("exact put list: a get during a take returned %d after %lu pauses, expected -ENOENT after %lu",
+			ex_ret, ex_pauses, 64ul * TM_LIFO_TRANSIT_SPINS);
+	if (r < 0 || t[0] != all[0])
+		FAIL("exact put list: the taker's get returned %d", r);
+	if (tm_lifo_count(lifo) != 0)
+		FAIL("exact put list: count %u at the end, expected 0",
+			tm_lifo_count(lifo));
+}
+
 static void
 exact(void)
 {
@@ -863,9 +969,10 @@ exact(void)
 	backoff(all);
 	hints(all);
 	two_groups(all);
+	put_list(all);
 	copies();
 	tm_lifo_push_bulk(lifo, (void * const *)all, nb_objs, to_idx, NULL);
-	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, backoff, hints, two groups, copies checked\n");
+	printf("tm-lifo-stress: exact: ABA, push retry, failed get, failed top get, stale link, backoff, hints, two groups, put list, copies checked\n");
 	free(all);
 }
 #endif

@@ -70,7 +70,10 @@
  * - tm_pause, a spin-wait hint (see "Backoff" in tm_lifo.h): DPDK's
  *   rte_pause() in the driver.
  * Freestanding builds, which measure no speed, define both as nothing.
+ * tm_yield gives the CPU to another thread (see "Put list" in tm_lifo.h).
  */
+#include <sched.h>
+#define tm_yield() ((void)sched_yield())
 #ifdef TM_FREESTANDING
 #define tm_prefetch(p) ((void)(p))
 #define tm_pause() do { } while (0)

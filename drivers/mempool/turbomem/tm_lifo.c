@@ -29,5 +29,8 @@ tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 	rte_atomic_store_explicit(&l->head,
 			tm_lifo_pack(tm_lifo_ref(TM_LIFO_NIL, 0), 0),
 			rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&l->puts, tm_lifo_puts_empty(),
+			rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&l->transit, 0, rte_memory_order_relaxed);
 	return 0;
 }

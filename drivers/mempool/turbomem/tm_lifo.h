@@ -66,6 +66,30 @@
  * stale one (its group since taken and pushed again) costs a useless
  * prefetch and nothing else; links alone decide what a pop takes.
  *
+ * Put list. Where one thread gets and another puts (a pipeline's RX and
+ * TX cores), both CAS the head: each commit moves its line to the other
+ * core and can make the other's CAS fail. So a second list, the put
+ * list, takes the pushes that ask for it (tm_lifo_push_bulk_puts,
+ * tm_lifo_push_group_puts; the driver sends there the puts of an lcore
+ * none of whose gets found the head's list short: one that only frees).
+ * Its word, l->puts, on the next cache line, is {top reference, key of
+ * its bottom group}: no tag, since nothing is popped from it. A push
+ * links its last group to the top it read and CASes {its first group,
+ * the bottom} (its own last key where the list was empty). A get that
+ * finds the head's list short (the walk reaches the end of the list, or
+ * one object's head is empty) takes the whole put list with one
+ * exchange, links its bottom group to the head's top and CASes the head
+ * to its top (the tag kept, as a push's), then reads the head again:
+ * one exchange and one CAS whatever the put list's length
+ * (tm_lifo_take_puts). Between the exchange and that CAS the taken
+ * objects are on neither list; l->transit counts the takes under way,
+ * so that failures stay exact: a get fails only when, after its head
+ * read, the put list was empty, no take was under way and the head had
+ * not changed (tm_lifo_puts_short). A get that finds a take under way
+ * waits for it, up to TM_LIFO_TRANSIT_SPINS rounds of 64 pauses and a
+ * yield of the CPU, and fails after that only as if the taker, preempted
+ * there, held those objects. tm_lifo_count walks both lists.
+ *
  * Backoff. A CAS fails only because another thread's CAS on the head
  * committed since this one read it. Where two or more running threads
  * contend, retrying at once takes the head's line back before its new
@@ -108,10 +132,12 @@
  * Contracts:
  * - pop_bulk is all-or-nothing: >= 0 with exactly n objects, or -ENOENT
  *   with nothing taken and the caller's table untouched.
- * - Exact failures: pop_bulk returns -ENOENT only if, at one instant (the
- *   head read its last walk started from), fewer than n objects were in
- *   the LIFO. Objects held by a preempted thread between its pop and its
- *   push are not in it.
+ * - Exact failures: pop_bulk returns -ENOENT only if, at one instant
+ *   (after the head read its last walk started from), fewer than n
+ *   objects were in the LIFO, both lists. Objects held by a preempted
+ *   thread between its pop and its push are not in it, nor those of a
+ *   take of the put list whose thread was preempted for longer than a
+ *   get waits for it (see "Put list").
  * - push_bulk never fails while the caller only pushes objects it owns
  *   (taken by pop_bulk or never pushed): count then never exceeds capacity.
  * - pop_bulk returns the pointers that were pushed; to_obj(to_idx(p)) must
@@ -210,6 +236,15 @@ extern "C" {
 #if TM_LIFO_BACKOFF_SHIFT < -1 || TM_LIFO_BACKOFF_SHIFT > 10
 #error "TM_LIFO_BACKOFF_SHIFT must be in [-1, 10]"
 #endif
+/*
+ * A get that would fail while a take of the put list is under way waits
+ * for it (see "Put list"): up to TM_LIFO_TRANSIT_SPINS rounds of 64
+ * pauses and a yield of the CPU (a taker preempted on it runs), then
+ * fails as if those objects were held by a preempted thread.
+ */
+#ifndef TM_LIFO_TRANSIT_SPINS
+#define TM_LIFO_TRANSIT_SPINS 4096
+#endif
 /** Key of a reference that ends the list. */
 #define TM_LIFO_NIL ((UINT32_C(1) << TM_LIFO_IDX_BITS) - 1)
 /** Largest capacity: every index must differ from TM_LIFO_NIL. */
@@ -269,6 +304,14 @@ struct tm_lifo {
 	alignas(64) RTE_ATOMIC(uint64_t) head;
 	uint32_t capacity;
 	uint32_t reserved;
+	/**
+	 * The put list (see "Put list"): top reference | key of its bottom
+	 * group << 32, no tag (nothing is popped from it); the next cache
+	 * line, apart from the head's.
+	 */
+	alignas(64) RTE_ATOMIC(uint64_t) puts;
+	/** Takes of the put list under way (see "Put list"). */
+	RTE_ATOMIC(uint32_t) transit;
 	/**
 	 * One slot per object, read only when the object is a group key;
 	 * from the next cache line on, so that no slot shares the head's.
@@ -388,6 +431,17 @@ tm_lifo_count(struct tm_lifo *l)
 		if (h2 == h || tries == 8)
 			break;
 		h = h2;
+	}
+	/* Acquire: as the head's, for the put list's groups. */
+	ref = tm_lifo_top(rte_atomic_load_explicit(&l->puts,
+			rte_memory_order_acquire));
+	for (steps = 0; steps < l->capacity; steps++) {
+		key = tm_lifo_ref_idx(ref);
+		if (key >= l->capacity)
+			break;
+		n += TM_LIFO_GROUP - tm_lifo_ref_pos(ref);
+		ref = rte_atomic_load_explicit(&tm_lifo_slot(l, key)->link,
+				rte_memory_order_relaxed);
 	}
 	return n <= l->capacity ? n : l->capacity;
 }
@@ -527,6 +581,115 @@ tm_lifo_copy_members(void **dst, const struct tm_lifo_slot *s, uint32_t pos,
 	return cnt;
 }
 
+/** An empty put list. */
+static inline uint64_t
+tm_lifo_puts_empty(void)
+{
+	return tm_lifo_pack(tm_lifo_ref(TM_LIFO_NIL, 0), TM_LIFO_NIL);
+}
+
+/*
+ * Move the whole put list onto the head (see "Put list"): one exchange
+ * takes it, one CAS links its bottom group to the head's top and makes
+ * its top the head's. true if it moved objects.
+ */
+static inline bool
+tm_lifo_take_puts(struct tm_lifo *l)
+{
+	uint64_t p, old;
+	uint32_t bottom;
+	unsigned int retries = 0;
+
+	/*
+	 * Acquire: an empty list written by a take's exchange (release) makes
+	 * that take's transit increment visible to tm_lifo_puts_short.
+	 */
+	if (tm_lifo_ref_idx(tm_lifo_top(rte_atomic_load_explicit(&l->puts,
+			rte_memory_order_acquire))) == TM_LIFO_NIL)
+		return false;
+	/*
+	 * Relaxed increment, made visible by the exchange's release: a get
+	 * that reads the emptied list (acquire) sees it (tm_lifo_puts_short).
+	 */
+	rte_atomic_fetch_add_explicit(&l->transit, 1,
+			rte_memory_order_relaxed);
+	/*
+	 * acq_rel: acquire pairs with the pushes' release (their slots), and
+	 * release publishes the transit increment with the empty list.
+	 */
+	p = rte_atomic_exchange_explicit(&l->puts, tm_lifo_puts_empty(),
+			rte_memory_order_acq_rel);
+	if (tm_lifo_ref_idx(tm_lifo_top(p)) != TM_LIFO_NIL) {
+		bottom = tm_lifo_tag(p);
+		/* Acquire: as a push's head load. */
+		old = rte_atomic_load_explicit(&l->head,
+				rte_memory_order_acquire);
+		for (;;) {
+			/* Relaxed: the taken groups are ours; the CAS publishes. */
+			rte_atomic_store_explicit(
+					&tm_lifo_slot(l, bottom)->link,
+					tm_lifo_top(old), rte_memory_order_relaxed);
+			TM_LIFO_TEST_YIELD();
+			/* Release / acquire: as a push's (tag kept, as a push's). */
+			if (rte_atomic_compare_exchange_strong_explicit(
+					&l->head, &old,
+					tm_lifo_pack(tm_lifo_top(p),
+						tm_lifo_tag(old)),
+					rte_memory_order_release,
+					rte_memory_order_acquire))
+				break;
+			tm_lifo_backoff(++retries);
+		}
+	}
+	/*
+	 * Release: a get that sees transit back at 0 (acquire) sees the
+	 * head that the CAS above wrote.
+	 */
+	rte_atomic_fetch_sub_explicit(&l->transit, 1,
+			rte_memory_order_release);
+	return tm_lifo_ref_idx(tm_lifo_top(p)) != TM_LIFO_NIL;
+}
+
+/**
+ * A get found the list of the head it read (seen) short: take the put
+ * list onto the head, or wait for a take under way, which leaves objects
+ * on neither list until it ends (true: retry from the head, re-read).
+ * false: the put list was empty, no take under way and the head still
+ * seen: fewer objects than the get asked for at that instant (exact
+ * failures, see "Put list"); or a take under way did not end within
+ * TM_LIFO_TRANSIT_SPINS rounds (its thread preempted: its objects count
+ * as held).
+ */
+static inline bool
+tm_lifo_puts_short(struct tm_lifo *l, uint64_t seen)
+{
+	unsigned int spins, k;
+
+	if (tm_lifo_take_puts(l))
+		return true;
+	/*
+	 * Acquire: pairs with a take's release decrement, so that the head
+	 * it wrote is what the load below compares.
+	 */
+	if (rte_atomic_load_explicit(&l->transit,
+			rte_memory_order_acquire) != 0) {
+		for (spins = 0; spins < TM_LIFO_TRANSIT_SPINS; spins++) {
+			for (k = 0; k < 64; k++)
+				TM_LIFO_TEST_PAUSE();
+			/* Acquire: as above. */
+			if (rte_atomic_load_explicit(&l->transit,
+					rte_memory_order_acquire) == 0)
+				return true;
+			tm_yield();
+		}
+		/* A taker preempted for that long: as if it held them. */
+		return false;
+	}
+	/* Acquire: as a pop's head load. */
+	return rte_atomic_load_explicit(&l->head,
+			rte_memory_order_acquire) != seen;
+}
+
 /**
  * tm_lifo_pop_bulk of one object into *obj, with the same contracts and
  * orderings; pop_bulk calls it for n == 1, and a caller that knows
@@ -542,8 +705,8 @@ tm_lifo_copy_members(void **dst, const struct tm_lifo_slot *s, uint32_t pos,
  *   success.
  */
 static inline int
-tm_lifo_pop_one(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
-		const void *ctx)
+tm_lifo_pop_one_head(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
+		const void *ctx, uint64_t *seen)
 {
 	const struct tm_lifo_slot *s;
 	uint32_t ref, key, pos;
@@ -559,9 +722,11 @@ tm_lifo_pop_one(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
 		key = tm_lifo_ref_idx(ref);
 		pos = tm_lifo_ref_pos(ref);
 		if (key >= l->capacity) {
-			/* The head just read was empty: nothing to re-check. */
-			if (key == TM_LIFO_NIL)
+			/* The head just read was empty: its caller decides. */
+			if (key == TM_LIFO_NIL) {
+				*seen = old;
 				return -ENOENT;
+			}
 			/*
 			 * Acquire: as above. A top beyond the capacity under
 			 * an unchanged head is corrupt (as pop_bulk's short
@@ -619,6 +784,77 @@ tm_lifo_pop_one(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
 	}
 }
 
+/**
+ * tm_lifo_pop_bulk of one object into *obj, with the same contracts and
+ * orderings; pop_bulk calls it for n == 1, and a caller that knows
+ * n == 1 may call it directly. The head's list first
+ * (tm_lifo_pop_one_head), then, where it is empty, the put list's
+ * objects (tm_lifo_puts_short).
+ *
+ * @return as tm_lifo_pop_bulk with n == 1; *obj is written only on
+ *   success.
+ */
+static inline int
+tm_lifo_pop_one(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
+		const void *ctx)
+{
+	uint64_t seen;
+	int ret;
+
+	do {
+		ret = tm_lifo_pop_one_head(l, obj, to_obj, ctx, &seen);
+	} while (ret == -ENOENT && tm_lifo_puts_short(l, seen));
+	return ret;
+}
+
+/*
+ * The high half of a push's new head word: the head's tag, kept (see ABA
+ * in the file comment), or the put list's bottom key: the key of the
+ * push's last group (last) when the list was empty, else unchanged.
+ */
+static inline uint32_t
+tm_lifo_push_high(uint64_t old, uint32_t last, bool puts)
+{
+	if (puts && tm_lifo_ref_idx(tm_lifo_top(old)) == TM_LIFO_NIL)
+		return last;
+	return tm_lifo_tag(old);
+}
+
+/*
+ * tm_lifo_push_group and tm_lifo_push_group_puts: a push of 1 <= n <= G
+ * objects, one group, onto the head (puts false) or the put list.
+ */
+static inline unsigned int
+tm_lifo_push_group_to(struct tm_lifo *l, void * const *objs, unsigned int n,
+		tm_lifo_to_idx_t *to_idx, const void *ctx, bool puts)
+{
+	uint32_t key = to_idx(ctx, objs[n - 1]), pos = TM_LIFO_GROUP - n;
+	struct tm_lifo_slot *s = tm_lifo_slot(l, key);
+	RTE_ATOMIC(uint64_t) *h = puts ? &l->puts : &l->head;
+	unsigned int retries = 0;
+	uint64_t old;
+
+	/* Relaxed: published by the release CAS (see push_bulk). */
+	tm_lifo_store_members(&s->obj[pos], objs, n - 1);
+	/* Acquire: as in push_bulk. */
+	old = rte_atomic_load_explicit(h, rte_memory_order_acquire);
+	for (;;) {
+		/* Relaxed: published by the CAS. */
+		rte_atomic_store_explicit(&s->link, tm_lifo_top(old),
+				rte_memory_order_relaxed);
+		TM_LIFO_TEST_YIELD();
+		/* Release / acquire: as in push_bulk. */
+		if (rte_atomic_compare_exchange_strong_explicit(h, &old,
+				tm_lifo_pack(tm_lifo_ref(key, pos),
+					tm_lifo_push_high(old, key, puts)),
+				rte_memory_order_release,
+				rte_memory_order_acquire))
+			return retries;
+		/* Lost to a commit: back off (see "Backoff"), then retry. */
+		tm_lifo_backoff((unsigned int)++retries);
+	}
+}
+
 /*
  * tm_lifo_push_bulk for 1 <= n <= G: one group, no loop over groups. Same
  * steps and orderings as the general case below.
@@ -627,30 +863,20 @@ static inline unsigned int
 tm_lifo_push_group(struct tm_lifo *l, void * const *objs, unsigned int n,
 		tm_lifo_to_idx_t *to_idx, const void *ctx)
 {
-	uint32_t key = to_idx(ctx, objs[n - 1]), pos = TM_LIFO_GROUP - n;
-	struct tm_lifo_slot *s = tm_lifo_slot(l, key);
-	unsigned int retries = 0;
-	uint64_t old;
+	return tm_lifo_push_group_to(l, objs, n, to_idx, ctx, false);
+}
 
-	/* Relaxed: published by the release CAS (see push_bulk). */
-	tm_lifo_store_members(&s->obj[pos], objs, n - 1);
-	/* Acquire: as in push_bulk. */
-	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
-	for (;;) {
-		/* Relaxed: published by the CAS. */
-		rte_atomic_store_explicit(&s->link, tm_lifo_top(old),
-				rte_memory_order_relaxed);
-		TM_LIFO_TEST_YIELD();
-		/* Release / acquire: as in push_bulk. */
-		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
-				tm_lifo_pack(tm_lifo_ref(key, pos),
-					tm_lifo_tag(old)),
-				rte_memory_order_release,
-				rte_memory_order_acquire))
-			return retries;
-		/* Lost to a commit: back off (see "Backoff"), then retry. */
-		tm_lifo_backoff((unsigned int)++retries);
-	}
+/**
+ * tm_lifo_push_group onto the put list (see "Put list"): 1 <= n <= G
+ * objects, one group.
+ *
+ * @return the number of failed CAS attempts (contention), for statistics.
+ */
+static inline unsigned int
+tm_lifo_push_group_puts(struct tm_lifo *l, void * const *objs,
+		unsigned int n, tm_lifo_to_idx_t *to_idx, const void *ctx)
+{
+	return tm_lifo_push_group_to(l, objs, n, to_idx, ctx, true);
 }
 
 /**
@@ -668,26 +894,24 @@ tm_lifo_push_one(struct tm_lifo *l, void *obj, tm_lifo_to_idx_t *to_idx,
 	return tm_lifo_push_group(l, &obj, 1, to_idx, ctx);
 }
 
-/**
- * Push n objects owned by the caller, committed with one CAS. Never fails.
- * n == 0 is a no-op. The first object of objs ends on top.
- *
- * @return the number of failed CAS attempts (contention), for statistics.
+/*
+ * tm_lifo_push_bulk and tm_lifo_push_bulk_puts: onto the head (puts
+ * false) or the put list.
  */
 static inline unsigned int
-tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
-		tm_lifo_to_idx_t *to_idx, const void *ctx)
+tm_lifo_push_bulk_to(struct tm_lifo *l, void * const *objs, unsigned int n,
+		tm_lifo_to_idx_t *to_idx, const void *ctx, bool puts)
 {
 	struct tm_lifo_slot *s, *last = NULL;
+	RTE_ATOMIC(uint64_t) *h = puts ? &l->puts : &l->head;
 	uint32_t ahead[TM_LIFO_AHEAD];
 	uint64_t old, new;
 	unsigned int i, g, len, pos, retries = 0;
-	uint32_t first = 0, key, ref;
+	uint32_t first = 0, key = 0, ref;
 
-	if (n == 1)
-		return tm_lifo_push_one(l, objs[0], to_idx, ctx);
 	if (n <= TM_LIFO_GROUP)
-		return n == 0 ? 0 : tm_lifo_push_group(l, objs, n, to_idx, ctx);
+		return n == 0 ? 0 :
+			tm_lifo_push_group_to(l, objs, n, to_idx, ctx, puts);
 
 	/* Full groups first: the top group is the one a pop reads whole. */
 	for (i = 0, g = 0; i < n; i += len, g++) {
@@ -730,12 +954,13 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 	 * CAS, a read-modify-write of the head, continues the release
 	 * sequence that published it); a plain load on x86, as on failure.
 	 */
-	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
+	old = rte_atomic_load_explicit(h, rte_memory_order_acquire);
 	for (;;) {
 		/* Relaxed: published by the CAS, as above. */
 		rte_atomic_store_explicit(&last->link, tm_lifo_top(old),
 				rte_memory_order_relaxed);
-		new = tm_lifo_pack(first, tm_lifo_tag(old));
+		/* key: the last group's. */
+		new = tm_lifo_pack(first, tm_lifo_push_high(old, key, puts));
 		TM_LIFO_TEST_YIELD();
 		/*
 		 * The tag is kept: a push is right whenever the head is still
@@ -745,13 +970,40 @@ tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
 		 * head. Acquire on failure: the head read back is the next
 		 * attempt's top, as the load above.
 		 */
-		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
+		if (rte_atomic_compare_exchange_strong_explicit(h, &old,
 				new, rte_memory_order_release,
 				rte_memory_order_acquire))
 			return retries;
 		/* Lost to a commit: back off (see "Backoff"), then retry. */
 		tm_lifo_backoff((unsigned int)++retries);
 	}
+}
+
+/**
+ * Push n objects owned by the caller, committed with one CAS. Never fails.
+ * n == 0 is a no-op. The first object of objs ends on top.
+ *
+ * @return the number of failed CAS attempts (contention), for statistics.
+ */
+static inline unsigned int
+tm_lifo_push_bulk(struct tm_lifo *l, void * const *objs, unsigned int n,
+		tm_lifo_to_idx_t *to_idx, const void *ctx)
+{
+	return tm_lifo_push_bulk_to(l, objs, n, to_idx, ctx, false);
+}
+
+/**
+ * tm_lifo_push_bulk onto the put list (see "Put list"), for a thread that
+ * puts and does not get: gets take these objects when the head's list is
+ * short. Same contracts.
+ *
+ * @return the number of failed CAS attempts (contention), for statistics.
+ */
+static inline unsigned int
+tm_lifo_push_bulk_puts(struct tm_lifo *l, void * const *objs, unsigned int n,
+		tm_lifo_to_idx_t *to_idx, const void *ctx)
+{
+	return tm_lifo_push_bulk_to(l, objs, n, to_idx, ctx, true);
 }
 
 /**
@@ -1014,6 +1266,19 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 					rte_memory_order_relaxed);
 		}
 		if (i < n) {
+			/*
+			 * The list ended: the put list's objects, or an exact
+			 * failure (see "Put list").
+			 */
+			if (tm_lifo_ref_idx(ref) == TM_LIFO_NIL) {
+				if (!tm_lifo_puts_short(l, old))
+					return -ENOENT;
+				/* Acquire: walked next, as above. */
+				old = rte_atomic_load_explicit(&l->head,
+						rte_memory_order_acquire);
+				retries++;
+				continue;
+			}
 			/* Acquire: walked next, as above. */
 			cur = rte_atomic_load_explicit(&l->head,
 					rte_memory_order_acquire);

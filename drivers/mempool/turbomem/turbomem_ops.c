@@ -123,6 +123,35 @@ turbomem_free(struct rte_mempool *mp)
 }
 
 /*
+ * Whether this lcore's puts go to the core's put list (tm_lifo.h, "Put
+ * list"): an lcore that has got nothing from the pool, as the TX core of
+ * a pipeline, which frees what another lcore allocates. Its puts then
+ * leave the head's line to the lcores that get, which take the put list
+ * when the head's runs short. An lcore that gets too pushes onto the
+ * head, where its gets find what it just freed (locality); so does a
+ * thread without an lcore id.
+ */
+static inline bool
+turbomem_puts_only(struct turbomem_pool *tp, unsigned int lc)
+{
+	/* Relaxed: a hint, written once by that lcore (turbomem_got). */
+	return lc < RTE_MAX_LCORE &&
+		rte_atomic_load_explicit(&tp->getter[lc],
+			rte_memory_order_relaxed) == 0;
+}
+
+/* Lcore lc got objects from the pool (see turbomem_puts_only). */
+static inline void
+turbomem_got(struct turbomem_pool *tp, unsigned int lc)
+{
+	/* Relaxed: a hint; stored once, so that the line stays shared. */
+	if (lc < RTE_MAX_LCORE && unlikely(rte_atomic_load_explicit(
+			&tp->getter[lc], rte_memory_order_relaxed) == 0))
+		rte_atomic_store_explicit(&tp->getter[lc], 1,
+				rte_memory_order_relaxed);
+}
+
+/*
  * Each bulk size class has its own function, out of line: one object
  * (gets and puts without a mempool cache), one group (up to
  * TM_LIFO_GROUP objects: a put of a cache flush of that size or less, a
@@ -135,14 +164,14 @@ turbomem_enqueue_bulk(struct rte_mempool *mp, void * const *obj_table,
 		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-	unsigned int retries;
+	unsigned int retries, lc = rte_lcore_id();
 
 	TM_DEBUG_PUT(mp, obj_table, n);
 	if (unlikely(turbomem_track_epoch(tp) != 0))
 		turbomem_track_put(mp, tp, obj_table, n);
-	retries = tm_lifo_push_bulk(tp->lifo, obj_table, n, tm_objmap_to_idx,
-			&tp->map);
-	turbomem_stats_count_put(tp->stats, n, retries);
+	retries = tm_lifo_push_bulk_to(tp->lifo, obj_table, n, tm_objmap_to_idx,
+			&tp->map, turbomem_puts_only(tp, lc));
+	turbomem_stats_count_put(tp->stats, lc, n, retries);
 	return 0;
 }
 
@@ -156,15 +185,18 @@ turbomem_put_small(struct rte_mempool *mp, struct turbomem_pool *tp,
 		void * const *obj_table, unsigned int n, bool one,
 		tm_lifo_to_idx_t *to_idx)
 {
-	unsigned int retries;
+	unsigned int retries, lc = rte_lcore_id();
 
+	/* Onto the put list: the general path. */
+	if (unlikely(turbomem_puts_only(tp, lc)))
+		return turbomem_enqueue_bulk(mp, obj_table, n);
 	RTE_SET_USED(mp); /* without debug checks */
 	TM_DEBUG_PUT(mp, obj_table, n);
 	retries = tm_lifo_push_group(tp->lifo, obj_table, n, to_idx, &tp->map);
 	if (one)
-		turbomem_stats_count_put_one(tp->stats, retries);
+		turbomem_stats_count_put_one(tp->stats, lc, retries);
 	else
-		turbomem_stats_count_put(tp->stats, n, retries);
+		turbomem_stats_count_put(tp->stats, lc, n, retries);
 	return 0;
 }
 
@@ -268,11 +300,14 @@ static inline int
 turbomem_dequeue_done(struct rte_mempool *mp, struct turbomem_pool *tp,
 		void **obj_table, unsigned int n, int ret, bool one)
 {
+	unsigned int lc = rte_lcore_id();
+
 	RTE_SET_USED(mp); /* without debug checks */
+	turbomem_got(tp, lc);
 	if (one)
-		turbomem_stats_count_get_one(tp->stats, ret);
+		turbomem_stats_count_get_one(tp->stats, lc, ret);
 	else
-		turbomem_stats_count_get(tp->stats, n, ret);
+		turbomem_stats_count_get(tp->stats, lc, n, ret);
 	TM_DEBUG_GET(mp, obj_table, n, ret);
 	/* Last, as a tail call: nothing is kept across the pop for it. */
 	if (unlikely(turbomem_track_epoch(tp) != 0))
@@ -314,13 +349,17 @@ static __rte_noinline int
 turbomem_dequeue_one(struct rte_mempool *mp, void **obj_table)
 {
 	struct turbomem_pool *tp = mp->pool_data;
+	uint64_t seen;
 	int ret;
 
 	/* A map that may call out: the general path (see enqueue_group). */
 	if (unlikely(!tp->map.direct))
 		return turbomem_dequeue_bulk(mp, obj_table, 1);
-	ret = tm_lifo_pop_one(tp->lifo, obj_table, tm_objmap_to_obj_direct,
-			&tp->map);
+	ret = tm_lifo_pop_one_head(tp->lifo, obj_table,
+			tm_objmap_to_obj_direct, &tp->map, &seen);
+	/* The head's list empty: the put list's objects, out of line. */
+	if (unlikely(ret == -ENOENT))
+		return turbomem_dequeue_bulk(mp, obj_table, 1);
 	/* Apart, so that the path of a get knows ret >= 0 (returns 0). */
 	if (unlikely(ret < 0))
 		return turbomem_dequeue_done(mp, tp, obj_table, 1, ret, true);

@@ -71,28 +71,28 @@ struct turbomem_stats {
 } while (0)
 
 /*
- * This thread's block. rte_lcore_id() is a thread-local read; the driver
+ * This thread's block; lc is its rte_lcore_id(), read by the caller once
+ * for this and what else it needs it for. rte_lcore_id() is a
+ * thread-local read; the driver
  * is built with -ftls-model=initial-exec (meson.build), so that read is
  * one load from %fs even in the -d plugin, instead of a __tls_get_addr
  * call per statistics update (measured: 2 calls and ~45 instructions of a
  * 1-object get with the default model).
  */
 static inline struct turbomem_stats_block *
-turbomem_stats_block(struct turbomem_stats *s, bool *own)
+turbomem_stats_block(struct turbomem_stats *s, unsigned int lc, bool *own)
 {
-	unsigned int lc = rte_lcore_id();
-
 	*own = lc < RTE_MAX_LCORE;
 	return likely(*own) ? &s->lcore[lc] : &s->any;
 }
 
-/** Count one enqueue of n objects that took retries failed CAS. */
+/** Count one enqueue of n objects that took retries failed CAS, lcore lc. */
 static inline void
-turbomem_stats_count_put(struct turbomem_stats *s, unsigned int n,
+turbomem_stats_count_put(struct turbomem_stats *s, unsigned int lc, unsigned int n,
 		unsigned int retries)
 {
 	bool own;
-	struct turbomem_stats_block *b = turbomem_stats_block(s, &own);
+	struct turbomem_stats_block *b = turbomem_stats_block(s, lc, &own);
 
 	TURBOMEM_STATS_ADD(own, b, put_calls, 1);
 	TURBOMEM_STATS_ADD(own, b, put_objs, n);
@@ -105,10 +105,10 @@ turbomem_stats_count_put(struct turbomem_stats *s, unsigned int n,
  * failed CAS attempts (>= 0) or a negative errno (nothing taken).
  */
 static inline void
-turbomem_stats_count_get(struct turbomem_stats *s, unsigned int n, int ret)
+turbomem_stats_count_get(struct turbomem_stats *s, unsigned int lc, unsigned int n, int ret)
 {
 	bool own;
-	struct turbomem_stats_block *b = turbomem_stats_block(s, &own);
+	struct turbomem_stats_block *b = turbomem_stats_block(s, lc, &own);
 
 	if (unlikely(ret < 0)) {
 		TURBOMEM_STATS_ADD(own, b, get_fails, 1);
@@ -122,10 +122,10 @@ turbomem_stats_count_get(struct turbomem_stats *s, unsigned int n, int ret)
 
 /** turbomem_stats_count_put of one object. */
 static inline void
-turbomem_stats_count_put_one(struct turbomem_stats *s, unsigned int retries)
+turbomem_stats_count_put_one(struct turbomem_stats *s, unsigned int lc, unsigned int retries)
 {
 	bool own;
-	struct turbomem_stats_block *b = turbomem_stats_block(s, &own);
+	struct turbomem_stats_block *b = turbomem_stats_block(s, lc, &own);
 
 	TURBOMEM_STATS_ADD(own, b, put_one, 1);
 	if (unlikely(retries != 0))
@@ -134,10 +134,10 @@ turbomem_stats_count_put_one(struct turbomem_stats *s, unsigned int retries)
 
 /** turbomem_stats_count_get of one object. */
 static inline void
-turbomem_stats_count_get_one(struct turbomem_stats *s, int ret)
+turbomem_stats_count_get_one(struct turbomem_stats *s, unsigned int lc, int ret)
 {
 	bool own;
-	struct turbomem_stats_block *b = turbomem_stats_block(s, &own);
+	struct turbomem_stats_block *b = turbomem_stats_block(s, lc, &own);
 
 	if (unlikely(ret < 0)) {
 		TURBOMEM_STATS_ADD(own, b, get_fails, 1);
