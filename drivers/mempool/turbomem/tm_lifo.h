@@ -117,7 +117,7 @@
  *
  * | operation        | concurrent with push/pop/count | concurrent with init |
  * |------------------|--------------------------------|----------------------|
- * | tm_lifo_push_bulk| yes, any thread                | no                   |
+ * | tm_lifo_push_*   | yes, any thread                | no                   |
  * | tm_lifo_pop_bulk | yes, any thread                | no                   |
  * | tm_lifo_pop_top  | yes, any thread                | no                   |
  * | tm_lifo_pop_two  | yes, any thread                | no                   |
@@ -125,9 +125,13 @@
  * | tm_lifo_init     | no                             | -                    |
  *
  * Orderings (each atomic names its pair at its use):
- * - push: slot members, links and hints relaxed, head CAS release;
+ * - push: slot members, links and hints relaxed, head (or put list) CAS
+ *   release;
  * - pop: head load acquire, members, links and hints relaxed, head CAS
- *   acq_rel (acquire on failure).
+ *   acq_rel (acquire on failure);
+ * - take of the put list: transit increment relaxed, exchange acq_rel,
+ *   bottom link relaxed, head CAS release, transit decrement release;
+ *   a short get's put list and transit loads acquire.
  *
  * Contracts:
  * - pop_bulk is all-or-nothing: >= 0 with exactly n objects, or -ENOENT
