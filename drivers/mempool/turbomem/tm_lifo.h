@@ -406,6 +406,26 @@ tm_lifo_backoff(unsigned int failures)
 #endif
 }
 
+/*
+ * Objects in the list from reference ref on (at most capacity groups;
+ * relaxed links: the callers' acquire loads of the head words order them).
+ */
+static inline uint32_t
+tm_lifo_count_list(struct tm_lifo *l, uint32_t ref)
+{
+	uint32_t n = 0, key, steps;
+
+	for (steps = 0; steps < l->capacity; steps++) {
+		key = tm_lifo_ref_idx(ref);
+		if (key >= l->capacity)
+			break;
+		n += TM_LIFO_GROUP - tm_lifo_ref_pos(ref);
+		ref = rte_atomic_load_explicit(&tm_lifo_slot(l, key)->link,
+				rte_memory_order_relaxed);
+	}
+	return n;
+}
+
 /**
  * Number of objects in the LIFO: a walk of the whole list (at most
  * capacity groups) under an unchanged head; exact at rest, an estimate
@@ -415,21 +435,12 @@ static inline uint32_t
 tm_lifo_count(struct tm_lifo *l)
 {
 	uint64_t h, h2;
-	uint32_t n = 0, ref, key, steps;
+	uint32_t n = 0;
 	int tries;
 
 	h = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
 	for (tries = 0; ; tries++) {
-		n = 0;
-		ref = tm_lifo_top(h);
-		for (steps = 0; steps < l->capacity; steps++) {
-			key = tm_lifo_ref_idx(ref);
-			if (key >= l->capacity)
-				break;
-			n += TM_LIFO_GROUP - tm_lifo_ref_pos(ref);
-			ref = rte_atomic_load_explicit(&tm_lifo_slot(l, key)->link,
-					rte_memory_order_relaxed);
-		}
+		n = tm_lifo_count_list(l, tm_lifo_top(h));
 		h2 = rte_atomic_load_explicit(&l->head,
 				rte_memory_order_acquire);
 		if (h2 == h || tries == 8)
@@ -437,16 +448,8 @@ tm_lifo_count(struct tm_lifo *l)
 		h = h2;
 	}
 	/* Acquire: as the head's, for the put list's groups. */
-	ref = tm_lifo_top(rte_atomic_load_explicit(&l->puts,
-			rte_memory_order_acquire));
-	for (steps = 0; steps < l->capacity; steps++) {
-		key = tm_lifo_ref_idx(ref);
-		if (key >= l->capacity)
-			break;
-		n += TM_LIFO_GROUP - tm_lifo_ref_pos(ref);
-		ref = rte_atomic_load_explicit(&tm_lifo_slot(l, key)->link,
-				rte_memory_order_relaxed);
-	}
+	n += tm_lifo_count_list(l, tm_lifo_top(rte_atomic_load_explicit(
+			&l->puts, rte_memory_order_acquire)));
 	return n <= l->capacity ? n : l->capacity;
 }
 
