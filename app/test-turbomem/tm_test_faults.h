@@ -15,6 +15,8 @@
  *   numa      numa_available() reports no NUMA support
  *   mbind     mbind() fails with EIO
  *   collapse  madvise(MADV_COLLAPSE) fails with EINVAL (kernel < 6.1)
+ *   collapse_busy  every other madvise(MADV_COLLAPSE) fails with EAGAIN
+ *             (a transient failure, retried)
  *   thp_never sysfs transparent_hugepage/enabled reads "never" (a real
  *             change would affect every process on the machine)
  *   iova_pa   rte_eal_iova_mode() says PA, which EAL never selects
@@ -75,8 +77,15 @@ tm_fault_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 static inline int
 tm_fault_madvise(void *addr, size_t len, int advice)
 {
+	static unsigned int busy;
+
 	if (advice == MADV_COLLAPSE && tm_fault("collapse")) {
 		errno = EINVAL;
+		return -1;
+	}
+	if (advice == MADV_COLLAPSE && tm_fault("collapse_busy") &&
+			busy++ % 2 == 0) {
+		errno = EAGAIN;
 		return -1;
 	}
 	return madvise(addr, len, advice);

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,9 @@
 #endif
 
 #include "turbomem_osmem.h"
+
+/* Tries of MADV_COLLAPSE on one 2 MB range that fails with EAGAIN. */
+#define TM_OS_COLLAPSE_TRIES 4
 
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25	/* Linux >= 6.1; older libcs lack the name */
@@ -141,7 +145,8 @@ tm_os_collapse_resident(void *va, size_t len, size_t *collapsed)
 	unsigned char vec[TM_OS_HUGE_SZ / 4096];
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 	size_t npg = TM_OS_HUGE_SZ / pg, off, i;
-	int first = 0;
+	int first = 0, ret = 0;
+	unsigned int tries;
 
 	*collapsed = 0;
 	if (npg > sizeof(vec))
@@ -156,7 +161,18 @@ tm_os_collapse_resident(void *va, size_t len, size_t *collapsed)
 			resident = vec[i] & 1;
 		if (!resident)
 			continue; /* faulted later, after the advice */
-		if (madvise(p, TM_OS_HUGE_SZ, MADV_COLLAPSE) == 0) {
+		/*
+		 * EAGAIN is transient (a page locked or off the LRU for a
+		 * moment, as when other processes fault or collapse at the
+		 * same time): a few more tries, then reported as a failure.
+		 */
+		for (tries = 0; tries < TM_OS_COLLAPSE_TRIES; tries++) {
+			ret = madvise(p, TM_OS_HUGE_SZ, MADV_COLLAPSE);
+			if (ret == 0 || errno != EAGAIN)
+				break;
+			sched_yield();
+		}
+		if (ret == 0) {
 			*collapsed += TM_OS_HUGE_SZ;
 			continue;
 		}
