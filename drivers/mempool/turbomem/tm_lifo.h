@@ -1290,15 +1290,13 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 			cur = rte_atomic_load_explicit(&l->head,
 					rte_memory_order_acquire);
 			/*
-			 * Unchanged, the head vouches for the walk: the list
-			 * ended before n objects (exact failure), or a link
-			 * names no slot: the list is corrupt (a contract
+			 * A link names no slot. Unchanged, the head vouches
+			 * for the walk: the list is corrupt (a contract
 			 * violation, e.g. a double put). Fail rather than
 			 * spin.
 			 */
 			if (cur == old)
-				return tm_lifo_ref_idx(ref) == TM_LIFO_NIL ?
-					-ENOENT : -EFAULT;
+				return -EFAULT;
 			old = cur;
 			retries++;
 			continue;
