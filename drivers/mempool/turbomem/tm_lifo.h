@@ -69,9 +69,9 @@
  * Put list. Where one thread gets and another puts (a pipeline's RX and
  * TX cores), both CAS the head: each commit moves its line to the other
  * core and can make the other's CAS fail. So a second list, the put
- * list, takes the pushes that ask for it (tm_lifo_push_bulk_puts,
- * tm_lifo_push_group_puts; the driver sends there the puts of an lcore
- * none of whose gets found the head's list short: one that only frees).
+ * list, takes the pushes that ask for it (tm_lifo_push_bulk_puts; the
+ * driver sends there the puts of an lcore that has never got objects
+ * from the pool: one that only frees).
  * Its word, l->puts, on the next cache line, is {top reference, key of
  * its bottom group}: no tag, since nothing is popped from it. A push
  * links its last group to the top it read and CASes {its first group,
@@ -828,8 +828,8 @@ tm_lifo_push_high(uint64_t old, uint32_t last, bool puts)
 }
 
 /*
- * tm_lifo_push_group and tm_lifo_push_group_puts: a push of 1 <= n <= G
- * objects, one group, onto the head (puts false) or the put list.
+ * tm_lifo_push_group, and push_bulk_to's one group: a push of 1 <= n <= G
+ * objects onto the head (puts false) or the put list.
  */
 static inline unsigned int
 tm_lifo_push_group_to(struct tm_lifo *l, void * const *objs, unsigned int n,
@@ -871,19 +871,6 @@ tm_lifo_push_group(struct tm_lifo *l, void * const *objs, unsigned int n,
 		tm_lifo_to_idx_t *to_idx, const void *ctx)
 {
 	return tm_lifo_push_group_to(l, objs, n, to_idx, ctx, false);
-}
-
-/**
- * tm_lifo_push_group onto the put list (see "Put list"): 1 <= n <= G
- * objects, one group.
- *
- * @return the number of failed CAS attempts (contention), for statistics.
- */
-static inline unsigned int
-tm_lifo_push_group_puts(struct tm_lifo *l, void * const *objs,
-		unsigned int n, tm_lifo_to_idx_t *to_idx, const void *ctx)
-{
-	return tm_lifo_push_group_to(l, objs, n, to_idx, ctx, true);
 }
 
 /**
