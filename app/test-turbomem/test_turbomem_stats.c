@@ -183,6 +183,7 @@ test_stats(void)
 	void *objs[STATS_N + 1];
 	uint64_t fails;
 	pthread_t tid, tid2;
+	unsigned int i;
 	int ret = TEST_SUCCESS;
 
 	TEST_ASSERT(stats_api() == 0, "rte_pmd_turbomem_stats_* not found in the loaded plugin");
@@ -229,6 +230,23 @@ test_stats(void)
 	TEST_CHECK(st.get_fails == 2, "get_fails %" PRIu64 ", want 2", st.get_fails);
 	/* One thread alone: every CAS succeeds the first time. */
 	TEST_CHECK(st.cas_retries == 0, "cas_retries %" PRIu64 " without contention", st.cas_retries);
+
+	/*
+	 * A reset leaves this lcore's mark of having got from the pool
+	 * (turbomem_puts_only): its puts still go onto the head, where its
+	 * next get finds the last 8 put, not onto the put list behind the
+	 * head's list.
+	 */
+	TEST_CHECK(rte_mempool_ops_dequeue_bulk(mp, objs, 16) == 0, "get 16");
+	TEST_CHECK(stats_reset(mp) == 0, "reset");
+	rte_mempool_ops_enqueue_bulk(mp, objs, 8);
+	rte_mempool_ops_enqueue_bulk(mp, &objs[8], 8);
+	TEST_CHECK(rte_mempool_ops_dequeue_bulk(mp, &objs[16], 8) == 0, "get 8");
+	rte_mempool_ops_enqueue_bulk(mp, &objs[16], 8);
+	for (i = 0; i < 8; i++)
+		TEST_CHECK(objs[16 + i] == objs[8 + i],
+			"after a reset, get %u: %p, last put %p", i,
+			objs[16 + i], objs[8 + i]);
 
 	TEST_CHECK(stats_reset(mp) == 0, "reset");
 	TEST_CHECK(stats_get(mp, &st) == 0, "stats_get");

@@ -88,7 +88,9 @@
  * not changed (tm_lifo_puts_short). A get that finds a take under way
  * waits for it, up to TM_LIFO_TRANSIT_SPINS rounds of 64 pauses and a
  * yield of the CPU, and fails after that only as if the taker, preempted
- * there, held those objects. tm_lifo_count walks both lists.
+ * there, held those objects, with -EBUSY instead of -ENOENT, so that a
+ * caller (and the tests) can tell the two apart. tm_lifo_count walks
+ * both lists.
  *
  * Backoff. A CAS fails only because another thread's CAS on the head
  * committed since this one read it. Where two or more running threads
@@ -135,13 +137,14 @@
  *
  * Contracts:
  * - pop_bulk is all-or-nothing: >= 0 with exactly n objects, or -ENOENT
- *   with nothing taken and the caller's table untouched.
+ *   or -EBUSY with nothing taken and the caller's table untouched.
  * - Exact failures: pop_bulk returns -ENOENT only if, at one instant
  *   (after the head read its last walk started from), fewer than n
  *   objects were in the LIFO, both lists. Objects held by a preempted
- *   thread between its pop and its push are not in it, nor those of a
- *   take of the put list whose thread was preempted for longer than a
- *   get waits for it (see "Put list").
+ *   thread between its pop and its push are not in it. -EBUSY: fewer
+ *   than n in it apart from those of a take of the put list whose
+ *   thread was preempted for longer than a get waits for it (see "Put
+ *   list").
  * - push_bulk never fails while the caller only pushes objects it owns
  *   (taken by pop_bulk or never pushed): count then never exceeds capacity.
  * - pop_bulk returns the pointers that were pushed; to_obj(to_idx(p)) must
@@ -660,20 +663,22 @@ tm_lifo_take_puts(struct tm_lifo *l)
 /**
  * A get found the list of the head it read (seen) short: take the put
  * list onto the head, or wait for a take under way, which leaves objects
- * on neither list until it ends (true: retry from the head, re-read).
- * false: the put list was empty, no take under way and the head still
- * seen: fewer objects than the get asked for at that instant (exact
- * failures, see "Put list"); or a take under way did not end within
- * TM_LIFO_TRANSIT_SPINS rounds (its thread preempted: its objects count
- * as held).
+ * on neither list until it ends.
+ *
+ * @return 1: retry from the head, re-read (objects moved, or the head
+ *   changed); -ENOENT: the put list was empty, no take under way and the
+ *   head still seen: fewer objects than the get asked for at that
+ *   instant (exact failures, see "Put list"); -EBUSY: a take under way
+ *   did not end within TM_LIFO_TRANSIT_SPINS rounds (its thread
+ *   preempted: its objects count as held by it).
  */
-static inline bool
+static inline int
 tm_lifo_puts_short(struct tm_lifo *l, uint64_t seen)
 {
 	unsigned int spins, k;
 
 	if (tm_lifo_take_puts(l))
-		return true;
+		return 1;
 	/*
 	 * Acquire: pairs with a take's release decrement, so that the head
 	 * it wrote is what the load below compares.
@@ -686,15 +691,15 @@ tm_lifo_puts_short(struct tm_lifo *l, uint64_t seen)
 			/* Acquire: as above. */
 			if (rte_atomic_load_explicit(&l->transit,
 					rte_memory_order_acquire) == 0)
-				return true;
+				return 1;
 			tm_yield();
 		}
 		/* A taker preempted for that long: as if it held them. */
-		return false;
+		return -EBUSY;
 	}
 	/* Acquire: as a pop's head load. */
 	return rte_atomic_load_explicit(&l->head,
-			rte_memory_order_acquire) != seen;
+			rte_memory_order_acquire) != seen ? 1 : -ENOENT;
 }
 
 /**
@@ -806,12 +811,16 @@ tm_lifo_pop_one(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
 		const void *ctx)
 {
 	uint64_t seen;
-	int ret;
+	int ret, more;
 
-	do {
+	for (;;) {
 		ret = tm_lifo_pop_one_head(l, obj, to_obj, ctx, &seen);
-	} while (ret == -ENOENT && tm_lifo_puts_short(l, seen));
-	return ret;
+		if (ret != -ENOENT)
+			return ret;
+		more = tm_lifo_puts_short(l, seen);
+		if (more < 0)
+			return more;
+	}
 }
 
 /*
@@ -1011,10 +1020,11 @@ tm_lifo_push_bulk_puts(struct tm_lifo *l, void * const *objs, unsigned int n,
  * n objects (or no top) is not a failure of the get: with -EAGAIN the
  * walk, whose count and re-read of the head decide exactly (exact
  * failures), serves it or fails it. The n objects are the rest of the top
- * group, key included (pos + n == G: the link is read before the commit,
- * the members after, as the group is then ours), or members only
- * (pos + n < G: the group stays shared, so they are copied aside before
- * the commit and to objs after it).
+ * group, key included (pos + n == G, tm_lifo_pop_top_whole), or members
+ * only (pos + n < G, tm_lifo_pop_top_part). Two functions, so that a
+ * caller may keep the first inline and the second out of line: the
+ * second's table of members copied aside costs the first's path stack
+ * and saved registers (the DPDK driver, turbomem_dequeue_group).
  *
  * @return the number of failed CAS attempts (>= 0) with objs[0..n-1]
  *   filled, or -EAGAIN (the top group, as last read, holds fewer than n
@@ -1023,7 +1033,63 @@ tm_lifo_push_bulk_puts(struct tm_lifo *l, void * const *objs, unsigned int n,
  */
 static inline int
 tm_lifo_pop_top(struct tm_lifo *l, void **objs, unsigned int n,
+		tm_lifo_to_obj_t *to_obj, const void *ctx);
+
+/*
+ * tm_lifo_pop_top when the top group holds exactly n objects: the link
+ * read before the commit, the members after (the group is then ours).
+ * -EAGAIN, nothing taken, when the top group as read holds another
+ * count (or there is no top).
+ */
+static inline int
+tm_lifo_pop_top_whole(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
+{
+	const struct tm_lifo_slot *s;
+	uint32_t ref, key, pos;
+	uint64_t old;
+	int retries = 0;
+
+	/* Acquire: as in pop_bulk, the slot of the head's top is read next. */
+	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
+	for (;;) {
+		ref = tm_lifo_top(old);
+		key = tm_lifo_ref_idx(ref);
+		pos = tm_lifo_ref_pos(ref);
+		/* An empty or stale head names no slot: the walk decides. */
+		if (key >= l->capacity || pos + n != TM_LIFO_GROUP)
+			return -EAGAIN;
+		s = tm_lifo_slot(l, key);
+		/*
+		 * Relaxed link: a stale one makes the CAS fail (head
+		 * changed), as in pop_bulk's walk.
+		 */
+		ref = rte_atomic_load_explicit(&s->link,
+				rte_memory_order_relaxed);
+		TM_LIFO_TEST_YIELD();
+		/* acq_rel / acquire: as pop_bulk's commit. */
+		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
+				tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
+				rte_memory_order_acq_rel,
+				rte_memory_order_acquire)) {
+			/* Relaxed: ordered after the commit. */
+			tm_lifo_load_members(objs, &s->obj[pos], n - 1);
+			objs[n - 1] = to_obj(ctx, key);
+			return retries;
+		}
+		/* Lost to a commit: back off (see "Backoff"), then retry. */
+		tm_lifo_backoff((unsigned int)++retries);
+	}
+}
+
+/*
+ * tm_lifo_pop_top when the top group holds more than n objects: members
+ * only, copied aside before the commit (the group stays shared) and to
+ * objs after it. -EAGAIN, nothing taken, when the top group as read
+ * holds n or fewer (or there is no top).
+ */
+static inline int
+tm_lifo_pop_top_part(struct tm_lifo *l, void **objs, unsigned int n)
 {
 	void *tail[TM_LIFO_GROUP - 1];
 	const struct tm_lifo_slot *s;
@@ -1039,54 +1105,42 @@ tm_lifo_pop_top(struct tm_lifo *l, void **objs, unsigned int n,
 		key = tm_lifo_ref_idx(ref);
 		pos = tm_lifo_ref_pos(ref);
 		/* An empty or stale head names no slot: the walk decides. */
-		if (key >= l->capacity || pos + n > TM_LIFO_GROUP)
+		if (key >= l->capacity || pos + n >= TM_LIFO_GROUP)
 			return -EAGAIN;
 		s = tm_lifo_slot(l, key);
-		if (pos + n == TM_LIFO_GROUP) {
-			/*
-			 * Relaxed link: a stale one makes the CAS fail (head
-			 * changed), as in pop_bulk's walk.
-			 */
-			ref = rte_atomic_load_explicit(&s->link,
-					rte_memory_order_relaxed);
-			TM_LIFO_TEST_YIELD();
-			/* acq_rel / acquire: as pop_bulk's commit. */
-			if (rte_atomic_compare_exchange_strong_explicit(
-					&l->head, &old,
-					tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
-					rte_memory_order_acq_rel,
-					rte_memory_order_acquire)) {
-				/* Relaxed: ordered after the commit. */
-				tm_lifo_load_members(objs, &s->obj[pos], n - 1);
-				objs[n - 1] = to_obj(ctx, key);
-				return retries;
-			}
-		} else {
-			/*
-			 * Relaxed members, copied aside (objs is written only
-			 * after the commit): a stale value makes the CAS fail.
-			 */
-			tm_lifo_load_members(tail, &s->obj[pos], n);
-			TM_LIFO_TEST_YIELD();
-			/*
-			 * acq_rel / acquire: as pop_bulk's commit (release
-			 * keeps the member loads before it: the group stays
-			 * shared).
-			 */
-			if (rte_atomic_compare_exchange_strong_explicit(
-					&l->head, &old,
-					tm_lifo_pack(tm_lifo_ref(key, pos + n),
-						tm_lifo_tag(old) + 1),
-					rte_memory_order_acq_rel,
-					rte_memory_order_acquire)) {
-				for (i = 0; i < n; i++)
-					objs[i] = tail[i];
-				return retries;
-			}
+		/*
+		 * Relaxed members, copied aside (objs is written only after
+		 * the commit): a stale value makes the CAS fail.
+		 */
+		tm_lifo_load_members(tail, &s->obj[pos], n);
+		TM_LIFO_TEST_YIELD();
+		/*
+		 * acq_rel / acquire: as pop_bulk's commit (release keeps the
+		 * member loads before it: the group stays shared).
+		 */
+		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
+				tm_lifo_pack(tm_lifo_ref(key, pos + n),
+					tm_lifo_tag(old) + 1),
+				rte_memory_order_acq_rel,
+				rte_memory_order_acquire)) {
+			for (i = 0; i < n; i++)
+				objs[i] = tail[i];
+			return retries;
 		}
 		/* Lost to a commit: back off (see "Backoff"), then retry. */
 		tm_lifo_backoff((unsigned int)++retries);
 	}
+}
+
+static inline int
+tm_lifo_pop_top(struct tm_lifo *l, void **objs, unsigned int n,
+		tm_lifo_to_obj_t *to_obj, const void *ctx)
+{
+	int ret = tm_lifo_pop_top_whole(l, objs, n, to_obj, ctx);
+
+	if (ret != -EAGAIN)
+		return ret;
+	return tm_lifo_pop_top_part(l, objs, n);
 }
 
 /**
@@ -1196,7 +1250,7 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 	unsigned int i, j, nb_tail;
 	uint32_t ref, key, pos, end, ahead;
 	uint64_t old, cur;
-	int retries = 0;
+	int retries = 0, more;
 
 	if (n == 0)
 		return 0;
@@ -1265,8 +1319,9 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 			 * failure (see "Put list").
 			 */
 			if (tm_lifo_ref_idx(ref) == TM_LIFO_NIL) {
-				if (!tm_lifo_puts_short(l, old))
-					return -ENOENT;
+				more = tm_lifo_puts_short(l, old);
+				if (more < 0)
+					return more;
 				/* Acquire: walked next, as above. */
 				old = rte_atomic_load_explicit(&l->head,
 						rte_memory_order_acquire);
@@ -1332,7 +1387,8 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
  *
  * @return the number of failed CAS attempts (>= 0, for statistics) with
  *   objs[0..n-1] filled, -ENOENT (fewer than n objects; nothing taken, objs
- *   untouched), or -EFAULT (a link names no slot: the list is corrupted by
+ *   untouched), -EBUSY (fewer than n apart from a take of the put list
+ *   whose thread is preempted; nothing taken, objs untouched), or -EFAULT (a link names no slot: the list is corrupted by
  *   a contract violation; nothing taken, objs untouched).
  */
 static inline int

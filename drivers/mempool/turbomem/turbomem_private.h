@@ -44,12 +44,6 @@ struct turbomem_pool {
 	/** Held-object tracking (turbomem_track.h): epoch, 0 while off. */
 	RTE_ATOMIC(uint32_t) track_epoch;
 	RTE_ATOMIC(struct turbomem_track *) track; /**< rte_zmalloc'ed, or NULL */
-	/**
-	 * Per lcore: 1 once it got objects from this pool (turbomem_ops.c,
-	 * turbomem_puts_only). Written once per lcore, so the lines stay
-	 * shared.
-	 */
-	RTE_ATOMIC(uint8_t) getter[RTE_MAX_LCORE];
 };
 
 /**

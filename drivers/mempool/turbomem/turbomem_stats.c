@@ -15,43 +15,35 @@
 
 #include "turbomem_private.h"
 
+/* Plain loads of counters written plainly (turbomem_stats.h). */
 static void
 turbomem_stats_sum(struct rte_pmd_turbomem_stats *sum,
 		const struct turbomem_stats_block *b)
 {
-	/* Relaxed loads pair with the relaxed stores of the owners: no tearing. */
-	uint64_t get_one = rte_atomic_load_explicit(&b->get_one,
-			rte_memory_order_relaxed);
-	uint64_t put_one = rte_atomic_load_explicit(&b->put_one,
-			rte_memory_order_relaxed);
-
 	/* A one-object get or put is a call and an object (turbomem_stats.h). */
-	sum->get_calls += get_one + rte_atomic_load_explicit(&b->get_calls,
-			rte_memory_order_relaxed);
-	sum->get_objs += get_one + rte_atomic_load_explicit(&b->get_objs,
-			rte_memory_order_relaxed);
-	sum->get_fails += rte_atomic_load_explicit(&b->get_fails,
-			rte_memory_order_relaxed);
-	sum->put_calls += put_one + rte_atomic_load_explicit(&b->put_calls,
-			rte_memory_order_relaxed);
-	sum->put_objs += put_one + rte_atomic_load_explicit(&b->put_objs,
-			rte_memory_order_relaxed);
-	sum->cas_retries += rte_atomic_load_explicit(&b->cas_retries,
-			rte_memory_order_relaxed);
+	sum->get_calls += b->get_one + b->get_calls;
+	sum->get_objs += b->get_one + b->get_objs;
+	sum->get_fails += b->get_fails;
+	sum->put_calls += b->put_one + b->put_calls;
+	sum->put_objs += b->put_one + b->put_objs;
+	sum->cas_retries += b->cas_retries;
 }
 
+/*
+ * Plain stores: a concurrent owner may overwrite them (documented). The
+ * lcore's "got" is not a statistic and stays.
+ */
 static void
 turbomem_stats_clear(struct turbomem_stats_block *b)
 {
-	/* Relaxed stores: a concurrent owner may overwrite them (documented). */
-	rte_atomic_store_explicit(&b->get_calls, 0, rte_memory_order_relaxed);
-	rte_atomic_store_explicit(&b->get_objs, 0, rte_memory_order_relaxed);
-	rte_atomic_store_explicit(&b->get_fails, 0, rte_memory_order_relaxed);
-	rte_atomic_store_explicit(&b->put_calls, 0, rte_memory_order_relaxed);
-	rte_atomic_store_explicit(&b->put_objs, 0, rte_memory_order_relaxed);
-	rte_atomic_store_explicit(&b->cas_retries, 0, rte_memory_order_relaxed);
-	rte_atomic_store_explicit(&b->get_one, 0, rte_memory_order_relaxed);
-	rte_atomic_store_explicit(&b->put_one, 0, rte_memory_order_relaxed);
+	b->get_calls = 0;
+	b->get_objs = 0;
+	b->get_fails = 0;
+	b->put_calls = 0;
+	b->put_objs = 0;
+	b->cas_retries = 0;
+	b->get_one = 0;
+	b->put_one = 0;
 }
 
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_stats_get, 26.07)

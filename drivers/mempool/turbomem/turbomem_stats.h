@@ -9,10 +9,13 @@
  * Per-pool driver statistics, kept cheap for the enqueue/dequeue fast path.
  *
  * Each lcore owns one cache-line-aligned block and is its only writer: it
- * adds with a plain load and a relaxed store (no locked instruction, no
- * cache line shared with another writer); relaxed stores only keep readers
- * from seeing torn 64-bit values. Threads without an lcore id
- * (LCORE_ID_ANY) share one block and add with relaxed atomic RMWs.
+ * adds with a plain "+=" (one add to memory; no locked instruction, no
+ * cache line shared with another writer), as DPDK's own mempool
+ * statistics do (RTE_MEMPOOL_STAT_ADD). Readers (turbomem_stats.c) load
+ * the 64-bit counters plainly too: aligned, so never torn on the 64-bit
+ * targets the driver builds for, and a sum is a snapshot anyway.
+ * Threads without an lcore id (LCORE_ID_ANY) share one block and add with
+ * relaxed atomic RMWs on it.
  *
  * The blocks live in the pool's rte_malloc'ed data, so secondary processes
  * count into the same blocks. Like the mempool's per-lcore caches, this
@@ -20,7 +23,6 @@
  * same lcore id may lose counts (never corrupt the pool).
  */
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
@@ -36,16 +38,21 @@
  * get_calls and get_objs (put_one to put_calls and put_objs).
  */
 struct turbomem_stats_block {
-	RTE_ATOMIC(uint64_t) get_calls;	/**< gets of other sizes */
-	RTE_ATOMIC(uint64_t) get_objs;	/**< their objects */
-	RTE_ATOMIC(uint64_t) get_fails;
-	RTE_ATOMIC(uint64_t) put_calls;	/**< puts of other sizes */
-	RTE_ATOMIC(uint64_t) put_objs;	/**< their objects */
-	RTE_ATOMIC(uint64_t) cas_retries;
-	RTE_ATOMIC(uint64_t) get_one;	/**< one-object gets */
-	RTE_ATOMIC(uint64_t) put_one;	/**< one-object puts */
+	uint64_t get_calls;	/**< gets of other sizes */
+	uint64_t get_objs;	/**< their objects */
+	uint64_t get_fails;
+	uint64_t put_calls;	/**< puts of other sizes */
+	uint64_t put_objs;	/**< their objects */
+	uint64_t cas_retries;
+	uint64_t get_one;	/**< one-object gets */
+	uint64_t put_one;	/**< one-object puts */
+	/**
+	 * Not a statistic: nonzero once this lcore got objects from the
+	 * pool (turbomem_ops.c, turbomem_puts_only). In this block because
+	 * each get writes this line anyway; never reset.
+	 */
+	uint64_t got;
 } __rte_cache_aligned;
-
 
 struct turbomem_stats {
 	struct turbomem_stats_block lcore[RTE_MAX_LCORE];
@@ -53,51 +60,34 @@ struct turbomem_stats {
 };
 
 /*
- * Add v to counter c of block b: b is this lcore's own block (own) or the
- * block shared by unregistered threads.
- * Own: single writer, a relaxed load and store (no locked instruction);
- * relaxed only so that readers never see a torn value.
- * Shared: a relaxed RMW; counters order nothing else.
+ * Add v to counter c of this thread's block; lc is its rte_lcore_id(),
+ * read by the caller once for all it needs it for (a thread-local read:
+ * the driver is built with -ftls-model=initial-exec, meson.build, so
+ * that it is one load from %fs even in the -d plugin, instead of a
+ * __tls_get_addr call per update; measured: 2 calls and ~45 instructions
+ * of a 1-object get with the default model).
+ * An lcore's own block: its only writer, a plain add (see above).
+ * The shared block: a relaxed RMW (the counter viewed as atomic, as DPDK
+ * drivers do for counters shared this way); counters order nothing else.
  */
-#define TURBOMEM_STATS_ADD(own, b, c, v) do { \
-	if (likely(own)) \
-		rte_atomic_store_explicit(&(b)->c, \
-			rte_atomic_load_explicit(&(b)->c, \
-				rte_memory_order_relaxed) + (v), \
-			rte_memory_order_relaxed); \
+#define TURBOMEM_STATS_ADD(s, lc, c, v) do { \
+	if (likely((lc) < RTE_MAX_LCORE)) \
+		(s)->lcore[lc].c += (v); \
 	else \
-		rte_atomic_fetch_add_explicit(&(b)->c, (v), \
+		rte_atomic_fetch_add_explicit( \
+			(RTE_ATOMIC(uint64_t) *)&(s)->any.c, (v), \
 			rte_memory_order_relaxed); \
 } while (0)
 
-/*
- * This thread's block; lc is its rte_lcore_id(), read by the caller once
- * for this and what else it needs it for. rte_lcore_id() is a
- * thread-local read; the driver
- * is built with -ftls-model=initial-exec (meson.build), so that read is
- * one load from %fs even in the -d plugin, instead of a __tls_get_addr
- * call per statistics update (measured: 2 calls and ~45 instructions of a
- * 1-object get with the default model).
- */
-static inline struct turbomem_stats_block *
-turbomem_stats_block(struct turbomem_stats *s, unsigned int lc, bool *own)
-{
-	*own = lc < RTE_MAX_LCORE;
-	return likely(*own) ? &s->lcore[lc] : &s->any;
-}
-
 /** Count one enqueue of n objects that took retries failed CAS, lcore lc. */
 static inline void
-turbomem_stats_count_put(struct turbomem_stats *s, unsigned int lc, unsigned int n,
-		unsigned int retries)
+turbomem_stats_count_put(struct turbomem_stats *s, unsigned int lc,
+		unsigned int n, unsigned int retries)
 {
-	bool own;
-	struct turbomem_stats_block *b = turbomem_stats_block(s, lc, &own);
-
-	TURBOMEM_STATS_ADD(own, b, put_calls, 1);
-	TURBOMEM_STATS_ADD(own, b, put_objs, n);
+	TURBOMEM_STATS_ADD(s, lc, put_calls, 1);
+	TURBOMEM_STATS_ADD(s, lc, put_objs, n);
 	if (unlikely(retries != 0))
-		TURBOMEM_STATS_ADD(own, b, cas_retries, retries);
+		TURBOMEM_STATS_ADD(s, lc, cas_retries, retries);
 }
 
 /**
@@ -105,47 +95,41 @@ turbomem_stats_count_put(struct turbomem_stats *s, unsigned int lc, unsigned int
  * failed CAS attempts (>= 0) or a negative errno (nothing taken).
  */
 static inline void
-turbomem_stats_count_get(struct turbomem_stats *s, unsigned int lc, unsigned int n, int ret)
+turbomem_stats_count_get(struct turbomem_stats *s, unsigned int lc,
+		unsigned int n, int ret)
 {
-	bool own;
-	struct turbomem_stats_block *b = turbomem_stats_block(s, lc, &own);
-
 	if (unlikely(ret < 0)) {
-		TURBOMEM_STATS_ADD(own, b, get_fails, 1);
+		TURBOMEM_STATS_ADD(s, lc, get_fails, 1);
 		return;
 	}
-	TURBOMEM_STATS_ADD(own, b, get_calls, 1);
-	TURBOMEM_STATS_ADD(own, b, get_objs, n);
+	TURBOMEM_STATS_ADD(s, lc, get_calls, 1);
+	TURBOMEM_STATS_ADD(s, lc, get_objs, n);
 	if (unlikely(ret != 0))
-		TURBOMEM_STATS_ADD(own, b, cas_retries, (unsigned int)ret);
+		TURBOMEM_STATS_ADD(s, lc, cas_retries, (unsigned int)ret);
 }
 
 /** turbomem_stats_count_put of one object. */
 static inline void
-turbomem_stats_count_put_one(struct turbomem_stats *s, unsigned int lc, unsigned int retries)
+turbomem_stats_count_put_one(struct turbomem_stats *s, unsigned int lc,
+		unsigned int retries)
 {
-	bool own;
-	struct turbomem_stats_block *b = turbomem_stats_block(s, lc, &own);
-
-	TURBOMEM_STATS_ADD(own, b, put_one, 1);
+	TURBOMEM_STATS_ADD(s, lc, put_one, 1);
 	if (unlikely(retries != 0))
-		TURBOMEM_STATS_ADD(own, b, cas_retries, retries);
+		TURBOMEM_STATS_ADD(s, lc, cas_retries, retries);
 }
 
 /** turbomem_stats_count_get of one object. */
 static inline void
-turbomem_stats_count_get_one(struct turbomem_stats *s, unsigned int lc, int ret)
+turbomem_stats_count_get_one(struct turbomem_stats *s, unsigned int lc,
+		int ret)
 {
-	bool own;
-	struct turbomem_stats_block *b = turbomem_stats_block(s, lc, &own);
-
 	if (unlikely(ret < 0)) {
-		TURBOMEM_STATS_ADD(own, b, get_fails, 1);
+		TURBOMEM_STATS_ADD(s, lc, get_fails, 1);
 		return;
 	}
-	TURBOMEM_STATS_ADD(own, b, get_one, 1);
+	TURBOMEM_STATS_ADD(s, lc, get_one, 1);
 	if (unlikely(ret != 0))
-		TURBOMEM_STATS_ADD(own, b, cas_retries, (unsigned int)ret);
+		TURBOMEM_STATS_ADD(s, lc, cas_retries, (unsigned int)ret);
 }
 
 #endif /* TURBOMEM_STATS_H */
