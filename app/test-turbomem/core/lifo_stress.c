@@ -25,7 +25,7 @@
  *               commit, the other takes 1: -ENOENT, table untouched,
  *               count 2;
  *             - failed top get: a pop of 2 from a group of 4 (the top
- *               group alone, tm_lifo_pop_top) is preempted before its
+ *               group alone, tm_lifo_pop_near) is preempted before its
  *               commit, the other takes 3: -ENOENT, table untouched,
  *               count 1;
  *             - stale link: a pop of 2 reads the head {K} (K, A below),
@@ -696,12 +696,13 @@ copies(void)
 }
 
 /*
- * two groups (tm_lifo_pop_two): a get of n <= G that the top group A (3
+ * two groups (tm_lifo_pop_near): a get of n <= G that the top group A (3
  * objects) cannot serve takes A whole and the first objects of the next
  * group B, which stays on top with the rest (B in part), or whole, its
- * link becoming the top (B whole); where the top group serves n alone, or
- * the two hold fewer than n, it takes nothing, leaves the table as it
- * was, and the walk decides (it fails exactly, with the table untouched).
+ * link becoming the top (B whole); where the top group serves n alone it
+ * takes them from it alone; where the two hold fewer than n, it takes
+ * nothing, leaves the table as it was, and the walk decides (it fails
+ * exactly, with the table untouched).
  */
 static void
 two_groups(struct obj **all)
@@ -725,7 +726,7 @@ two_groups(struct obj **all)
 
 	/* B in part: A and 5 of B; B stays on top with G - 5. */
 	n = 3 + 5;
-	r = tm_lifo_pop_two(lifo, (void **)t, n, to_obj, NULL);
+	r = tm_lifo_pop_near(lifo, (void **)t, n, to_obj, NULL);
 	if (r < 0)
 		FAIL("exact two groups: B in part: pop of %u returned %d", n, r);
 	else
@@ -742,7 +743,7 @@ two_groups(struct obj **all)
 	/* B whole: A again on top of the rest of B, both taken. */
 	tm_lifo_push_bulk(lifo, (void * const *)a, 3, to_idx, NULL);
 	n = 3 + TM_LIFO_GROUP - 5;
-	r = tm_lifo_pop_two(lifo, (void **)t, n, to_obj, NULL);
+	r = tm_lifo_pop_near(lifo, (void **)t, n, to_obj, NULL);
 	if (r < 0)
 		FAIL("exact two groups: B whole: pop of %u returned %d", n, r);
 	else
@@ -756,25 +757,25 @@ two_groups(struct obj **all)
 		FAIL("exact two groups: B whole: count %u, expected %u (C)",
 			tm_lifo_count(lifo), TM_LIFO_GROUP);
 
-	/* C serves 4 alone: nothing taken. */
+	/* C serves 4 alone: its first 4, C stays on top with the rest. */
 	for (i = 0; i < TM_LIFO_GROUP; i++)
 		t[i] = sentinel;
-	r = tm_lifo_pop_two(lifo, (void **)t, 4, to_obj, NULL);
-	if (r != -EAGAIN || t[0] != sentinel ||
-			tm_lifo_count(lifo) != TM_LIFO_GROUP)
-		FAIL("exact two groups: a pop the top group serves returned %d, count %u",
+	r = tm_lifo_pop_near(lifo, (void **)t, 4, to_obj, NULL);
+	if (r < 0 || t[0] != c[0] || t[3] != c[3] || t[4] != sentinel ||
+			tm_lifo_count(lifo) != TM_LIFO_GROUP - 4)
+		FAIL("exact two groups: a pop of 4 the top group serves returned %d, count %u",
 			r, tm_lifo_count(lifo));
-	r = popn(t, TM_LIFO_GROUP);
-	if (r < 0 || t[0] != c[0] || t[TM_LIFO_GROUP - 1] != c[TM_LIFO_GROUP - 1])
-		FAIL("exact two groups: C: pop of %u returned %d", TM_LIFO_GROUP,
-			r);
+	r = popn(t, TM_LIFO_GROUP - 4);
+	if (r < 0 || t[0] != c[4] || t[TM_LIFO_GROUP - 5] != c[TM_LIFO_GROUP - 1])
+		FAIL("exact two groups: C: pop of %u returned %d",
+			TM_LIFO_GROUP - 4, r);
 
 	/* A (3) on B's first 2: 5 objects, a get of 6 fails. */
 	tm_lifo_push_bulk(lifo, (void * const *)b, 2, to_idx, NULL);
 	tm_lifo_push_bulk(lifo, (void * const *)a, 3, to_idx, NULL);
 	for (i = 0; i < TM_LIFO_GROUP; i++)
 		t[i] = sentinel;
-	r = tm_lifo_pop_two(lifo, (void **)t, 6, to_obj, NULL);
+	r = tm_lifo_pop_near(lifo, (void **)t, 6, to_obj, NULL);
 	if (r != -EAGAIN || t[0] != sentinel)
 		FAIL("exact two groups: two groups short of 6 returned %d", r);
 	r = popn(t, 6);
@@ -949,7 +950,7 @@ exact(void)
 		FAIL("exact failed get: pop of the 2 left returned %d", r);
 
 	/*
-	 * failed top get: a pop of 2 of a group of 4 (tm_lifo_pop_top, the
+	 * failed top get: a pop of 2 of a group of 4 (tm_lifo_pop_near, the
 	 * group stays on top) is preempted before its commit, the other
 	 * takes 3: -ENOENT from the walk, table untouched, count 1.
 	 */
@@ -975,7 +976,7 @@ exact(void)
 
 	/*
 	 * stale link: through pop_bulk, which gives two single-object groups
-	 * to tm_lifo_pop_two, and on the walk alone.
+	 * to tm_lifo_pop_near, and on the walk alone.
 	 */
 	ex_x = all[0];
 	ex_w = all[1];

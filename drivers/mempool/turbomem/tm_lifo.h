@@ -44,16 +44,14 @@
  *   failures"). The walk is speculative: a concurrent pop/push makes the
  *   CAS fail (the head changed) and the walk restarts from the fresh head.
  *   The pointers are copied to the caller's table only after the commit.
- * - pop_top, for n <= G, serves a pop from the top group alone when it
- *   holds n objects (pos + n <= G): no count, no walk, the same one CAS;
- *   otherwise it takes nothing and the walk decides (pop_bulk calls it
- *   first for such n, then tm_lifo_pop_two, then tm_lifo_pop_walk, the
- *   walk alone).
- * - pop_two, for n <= G that the top group cannot serve, takes the rest
- *   of the top group and the first objects of the next one when the two
- *   hold n: the walk of two groups without its loop and second head read
- *   (random bulks), the same one CAS; otherwise it takes nothing and the
- *   walk decides.
+ * - pop_near, for n <= G, serves a pop from the top group alone when it
+ *   holds n objects (pos + n <= G), else from the rest of the top group
+ *   and the first objects of the next one when the two hold n: the walk
+ *   of at most two groups without its loop and second head read (random
+ *   bulks), no count, the same one CAS; otherwise it takes nothing and the
+ *   walk decides (pop_bulk calls it first for such n, then
+ *   tm_lifo_pop_walk, the walk alone). pop_top_whole is its case of a top
+ *   group of exactly n, for callers that keep that case inline.
  *
  * Hints. A pop of many groups follows one link per group, each to a slot
  * that another core may just have written (the pipeline: gets on one
@@ -117,14 +115,15 @@
  *
  * Synchronization (which operations may run concurrently with which):
  *
- * | operation        | concurrent with push/pop/count | concurrent with init |
- * |------------------|--------------------------------|----------------------|
- * | tm_lifo_push_*   | yes, any thread                | no                   |
- * | tm_lifo_pop_bulk | yes, any thread                | no                   |
- * | tm_lifo_pop_top  | yes, any thread                | no                   |
- * | tm_lifo_pop_two  | yes, any thread                | no                   |
- * | tm_lifo_count    | yes (a snapshot)               | no                   |
- * | tm_lifo_init     | no                             | -                    |
+ * | operation             | concurrent with push/pop/count | concurrent with init |
+ * |-----------------------|--------------------------------|----------------------|
+ * | tm_lifo_push_*        | yes, any thread                | no                   |
+ * | tm_lifo_pop_bulk      | yes, any thread                | no                   |
+ * | tm_lifo_pop_near      | yes, any thread                | no                   |
+ * | tm_lifo_pop_top_whole | yes, any thread                | no                   |
+ * | tm_lifo_pop_walk      | yes, any thread                | no                   |
+ * | tm_lifo_count         | yes (a snapshot)               | no                   |
+ * | tm_lifo_init          | no                             | -                    |
  *
  * Orderings (each atomic names its pair at its use):
  * - push: slot members, links and hints relaxed, head (or put list) CAS
@@ -1009,37 +1008,17 @@ tm_lifo_push_bulk_puts(struct tm_lifo *l, void * const *objs, unsigned int n,
 	return tm_lifo_push_bulk_to(l, objs, n, to_idx, ctx, true);
 }
 
-/**
- * Pop 2 <= n <= G objects from the top group alone, if it holds them
- * (pos + n <= G), with pop_bulk's orderings. pop_bulk calls it first for
- * such n; a caller that knows n <= G may call it directly, then
- * tm_lifo_pop_walk if it returns -EAGAIN.
- *
- * No count is read: the top group holds G - pos objects, and the CAS
- * commits against the head whose top was read. A top that does not hold
- * n objects (or no top) is not a failure of the get: with -EAGAIN the
- * walk, whose count and re-read of the head decide exactly (exact
- * failures), serves it or fails it. The n objects are the rest of the top
- * group, key included (pos + n == G, tm_lifo_pop_top_whole), or members
- * only (pos + n < G, tm_lifo_pop_top_part). Two functions, so that a
- * caller may keep the first inline and the second out of line: the
- * second's table of members copied aside costs the first's path stack
- * and saved registers (the DPDK driver, turbomem_dequeue_group).
+/*
+ * Pop 2 <= n <= G objects when the top group holds exactly n (pos + n ==
+ * G), with pop_bulk's orderings: tm_lifo_pop_near's first case alone,
+ * for a caller that keeps it inline (the DPDK driver: a get of what one
+ * put of n left on top). The link is read before the commit, the members
+ * after (the group is then ours).
  *
  * @return the number of failed CAS attempts (>= 0) with objs[0..n-1]
- *   filled, or -EAGAIN (the top group, as last read, holds fewer than n
- *   objects; nothing taken, objs untouched, failed CAS attempts not
- *   counted).
- */
-static inline int
-tm_lifo_pop_top(struct tm_lifo *l, void **objs, unsigned int n,
-		tm_lifo_to_obj_t *to_obj, const void *ctx);
-
-/*
- * tm_lifo_pop_top when the top group holds exactly n objects: the link
- * read before the commit, the members after (the group is then ours).
- * -EAGAIN, nothing taken, when the top group as read holds another
- * count (or there is no top).
+ *   filled, or -EAGAIN (the top group, as last read, holds another count,
+ *   or there is no top; nothing taken, objs untouched): tm_lifo_pop_near
+ *   or the walk decides.
  */
 static inline int
 tm_lifo_pop_top_whole(struct tm_lifo *l, void **objs, unsigned int n,
@@ -1082,93 +1061,38 @@ tm_lifo_pop_top_whole(struct tm_lifo *l, void **objs, unsigned int n,
 	}
 }
 
-/*
- * tm_lifo_pop_top when the top group holds more than n objects: members
- * only, copied aside before the commit (the group stays shared) and to
- * objs after it. -EAGAIN, nothing taken, when the top group as read
- * holds n or fewer (or there is no top).
- */
-static inline int
-tm_lifo_pop_top_part(struct tm_lifo *l, void **objs, unsigned int n)
-{
-	void *tail[TM_LIFO_GROUP - 1];
-	const struct tm_lifo_slot *s;
-	uint32_t ref, key, pos;
-	uint64_t old;
-	unsigned int i;
-	int retries = 0;
-
-	/* Acquire: as in pop_bulk, the slot of the head's top is read next. */
-	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
-	for (;;) {
-		ref = tm_lifo_top(old);
-		key = tm_lifo_ref_idx(ref);
-		pos = tm_lifo_ref_pos(ref);
-		/* An empty or stale head names no slot: the walk decides. */
-		if (key >= l->capacity || pos + n >= TM_LIFO_GROUP)
-			return -EAGAIN;
-		s = tm_lifo_slot(l, key);
-		/*
-		 * Relaxed members, copied aside (objs is written only after
-		 * the commit): a stale value makes the CAS fail.
-		 */
-		tm_lifo_load_members(tail, &s->obj[pos], n);
-		TM_LIFO_TEST_YIELD();
-		/*
-		 * acq_rel / acquire: as pop_bulk's commit (release keeps the
-		 * member loads before it: the group stays shared).
-		 */
-		if (rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
-				tm_lifo_pack(tm_lifo_ref(key, pos + n),
-					tm_lifo_tag(old) + 1),
-				rte_memory_order_acq_rel,
-				rte_memory_order_acquire)) {
-			for (i = 0; i < n; i++)
-				objs[i] = tail[i];
-			return retries;
-		}
-		/* Lost to a commit: back off (see "Backoff"), then retry. */
-		tm_lifo_backoff((unsigned int)++retries);
-	}
-}
-
-static inline int
-tm_lifo_pop_top(struct tm_lifo *l, void **objs, unsigned int n,
-		tm_lifo_to_obj_t *to_obj, const void *ctx)
-{
-	int ret = tm_lifo_pop_top_whole(l, objs, n, to_obj, ctx);
-
-	if (ret != -EAGAIN)
-		return ret;
-	return tm_lifo_pop_top_part(l, objs, n);
-}
-
 /**
- * Pop 2 <= n <= G objects from the rest of the top group and the first
- * objects of the next one, when the top group holds fewer than n
- * (pos + n > G) and the two hold n, with pop_bulk's orderings. pop_bulk
- * calls it when pop_top returned -EAGAIN; a caller that knows n <= G may
- * call it directly, then tm_lifo_pop_walk if it returns -EAGAIN.
+ * Pop 2 <= n <= G objects from the top group alone (the rest of it,
+ * pos + n == G, or members only, pos + n < G) or, when it holds fewer
+ * (pos + n > G), from the rest of the top group and the first objects of
+ * the next one, with pop_bulk's orderings: one head read and one CAS
+ * whichever of the three it is. pop_bulk calls it for such n; a caller
+ * that knows n <= G may call it directly (after tm_lifo_pop_top_whole,
+ * inline), then tm_lifo_pop_walk if it returns -EAGAIN.
  *
- * The walk of two groups without its loop: the top group is taken whole
- * (its link read before the commit, its members and key after), the next
- * one whole (its link read before the commit) or in part (its members
- * copied aside before the commit, as pop_top's). Random bulks take this
- * path for most gets that the top group cannot serve.
+ * The walk of at most two groups without its loop and second head read
+ * (random bulks). A group taken whole has its link read before the
+ * commit, its members and key after (it is then ours); a group taken in
+ * part, which stays on top, has its members copied aside before the
+ * commit (it stays shared) and to objs after it. No count is read: a
+ * top that does not hold n objects with the next group (or no top) is
+ * not a failure of the get: with -EAGAIN the walk, whose count and
+ * re-read of the head decide exactly (exact failures), serves it or
+ * fails it.
  *
  * @return the number of failed CAS attempts (>= 0) with objs[0..n-1]
- *   filled, or -EAGAIN (the top group, as last read, serves n alone or
- *   names no slot, or the two groups hold fewer than n; nothing taken,
- *   objs untouched, failed CAS attempts not counted): the walk decides.
+ *   filled, or -EAGAIN (the top group, as last read, names no slot, or it
+ *   and the next group hold fewer than n; nothing taken, objs untouched,
+ *   failed CAS attempts not counted).
  */
 static inline int
-tm_lifo_pop_two(struct tm_lifo *l, void **objs, unsigned int n,
+tm_lifo_pop_near(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
 	void *tail[TM_LIFO_GROUP - 1];
 	const struct tm_lifo_slot *s, *s2;
 	uint32_t ref, key, pos, key2, pos2, end;
-	unsigned int i, first, nb_tail;
+	unsigned int i, first;
 	uint64_t old;
 	int retries = 0;
 
@@ -1179,37 +1103,49 @@ tm_lifo_pop_two(struct tm_lifo *l, void **objs, unsigned int n,
 		ref = tm_lifo_top(old);
 		key = tm_lifo_ref_idx(ref);
 		pos = tm_lifo_ref_pos(ref);
-		if (key >= l->capacity || pos + n <= TM_LIFO_GROUP)
+		/* An empty or stale head names no slot: the walk decides. */
+		if (key >= l->capacity)
 			return -EAGAIN;
-		/* The top group's G - pos objects, then n - first below. */
-		first = TM_LIFO_GROUP - pos;
 		s = tm_lifo_slot(l, key);
+		s2 = s;
+		key2 = key;
+		pos2 = pos;
 		/*
 		 * Relaxed links and members: a stale one makes the CAS fail
 		 * (head changed), as in pop_bulk's walk.
 		 */
-		ref = rte_atomic_load_explicit(&s->link,
-				rte_memory_order_relaxed);
-		key2 = tm_lifo_ref_idx(ref);
-		pos2 = tm_lifo_ref_pos(ref);
-		end = pos2 + (n - first);
-		if (key2 >= l->capacity || end > TM_LIFO_GROUP)
-			return -EAGAIN;
-		s2 = tm_lifo_slot(l, key2);
-		nb_tail = 0;
-		if (end == TM_LIFO_GROUP) {
-			ref = rte_atomic_load_explicit(&s2->link,
-					rte_memory_order_relaxed);
+		if (pos + n < TM_LIFO_GROUP) {
+			/* Members of the top group, which stays on top. */
+			first = 0;
+			end = pos + n;
 		} else {
-			/* The next group stays on top, key included. */
-			nb_tail = n - first;
-			tm_lifo_load_members(tail, &s2->obj[pos2], nb_tail);
+			/* The top group whole, then n - first below. */
+			first = TM_LIFO_GROUP - pos;
+			end = TM_LIFO_GROUP;
+			ref = rte_atomic_load_explicit(&s->link,
+					rte_memory_order_relaxed);
+			if (first != n) {
+				key2 = tm_lifo_ref_idx(ref);
+				pos2 = tm_lifo_ref_pos(ref);
+				end = pos2 + (n - first);
+				if (key2 >= l->capacity || end > TM_LIFO_GROUP)
+					return -EAGAIN;
+				s2 = tm_lifo_slot(l, key2);
+				if (end == TM_LIFO_GROUP)
+					ref = rte_atomic_load_explicit(
+							&s2->link,
+							rte_memory_order_relaxed);
+			}
+		}
+		if (end != TM_LIFO_GROUP) {
+			/* The group at s2 stays on top, key included. */
+			tm_lifo_load_members(tail, &s2->obj[pos2], n - first);
 			ref = tm_lifo_ref(key2, end);
 		}
 		TM_LIFO_TEST_YIELD();
 		/*
 		 * acq_rel / acquire: as pop_bulk's commit (release keeps the
-		 * reads above before it: the next group may stay shared).
+		 * reads above before it: a group taken in part stays shared).
 		 */
 		if (rte_atomic_compare_exchange_strong_explicit(&l->head,
 				&old, tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
@@ -1221,23 +1157,25 @@ tm_lifo_pop_two(struct tm_lifo *l, void **objs, unsigned int n,
 	}
 
 	/* Relaxed: groups taken whole are ours, as in pop_bulk. */
-	tm_lifo_load_members(objs, &s->obj[pos], first - 1);
-	objs[first - 1] = to_obj(ctx, key);
-	if (nb_tail == 0) {
-		tm_lifo_load_members(&objs[first], &s2->obj[pos2],
-				n - first - 1);
-		objs[n - 1] = to_obj(ctx, key2);
-	} else {
-		for (i = 0; i < nb_tail; i++)
-			objs[first + i] = tail[i];
+	if (first != 0) {
+		tm_lifo_load_members(objs, &s->obj[pos], first - 1);
+		objs[first - 1] = to_obj(ctx, key);
+		if (first != n && end == TM_LIFO_GROUP) {
+			tm_lifo_load_members(&objs[first], &s2->obj[pos2],
+					n - first - 1);
+			objs[n - 1] = to_obj(ctx, key2);
+		}
 	}
+	if (end != TM_LIFO_GROUP)
+		for (i = first; i < n; i++)
+			objs[i] = tail[i - first];
 	return retries;
 }
 
 /**
- * tm_lifo_pop_bulk without its dispatch to pop_one and pop_top: the
+ * tm_lifo_pop_bulk without its dispatch to pop_one and pop_near: the
  * general walk, for any n, with the same contracts and orderings. A
- * caller whose pop_top returned -EAGAIN may call it directly.
+ * caller whose pop_near returned -EAGAIN may call it directly.
  *
  * @return as tm_lifo_pop_bulk.
  */
@@ -1400,10 +1338,7 @@ tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
 	if (n == 1)
 		return tm_lifo_pop_one(l, objs, to_obj, ctx);
 	if (n != 0 && n <= TM_LIFO_GROUP) {
-		ret = tm_lifo_pop_top(l, objs, n, to_obj, ctx);
-		if (ret != -EAGAIN)
-			return ret;
-		ret = tm_lifo_pop_two(l, objs, n, to_obj, ctx);
+		ret = tm_lifo_pop_near(l, objs, n, to_obj, ctx);
 		if (ret != -EAGAIN)
 			return ret;
 	}

@@ -155,7 +155,7 @@ turbomem_got(struct turbomem_pool *tp, unsigned int lc)
  * TM_LIFO_GROUP objects: a put of a cache flush of that size or less, a
  * get the top group holds) and more. The ops are then a compare and a
  * tail call; the smaller paths set up no loop over groups and load no
- * count (tm_lifo_push_one, tm_lifo_pop_one, tm_lifo_pop_top).
+ * count (tm_lifo_push_one, tm_lifo_pop_one, tm_lifo_pop_near).
  */
 static __rte_noinline int
 turbomem_enqueue_bulk(struct rte_mempool *mp, void * const *obj_table,
@@ -332,41 +332,38 @@ turbomem_dequeue_bulk(struct rte_mempool *mp, void **obj_table,
 }
 
 /*
- * A group get the top group could not serve: two groups without the walk
- * (tm_lifo_pop_two), or the walk, which alone fails.
+ * A group get that neither the top group nor the top two groups serve:
+ * the walk, which alone fails.
  */
 static __rte_noinline int
 turbomem_dequeue_walk(struct rte_mempool *mp, void **obj_table,
 		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-	int ret;
 
-	ret = tm_lifo_pop_two(tp->lifo, obj_table, n, tm_objmap_to_obj_direct,
-			&tp->map);
-	if (ret == -EAGAIN)
-		ret = tm_lifo_pop_walk(tp->lifo, obj_table, n,
-				tm_objmap_to_obj_direct, &tp->map);
-	return turbomem_dequeue_done(mp, tp, obj_table, n, ret, false);
+	return turbomem_dequeue_done(mp, tp, obj_table, n,
+			tm_lifo_pop_walk(tp->lifo, obj_table, n,
+				tm_objmap_to_obj_direct, &tp->map), false);
 }
 
 /*
- * A group get the top group holds more than n of (tm_lifo_pop_top_part),
- * or fewer (turbomem_dequeue_walk). Out of line, so that
- * turbomem_dequeue_group, the path of a top group of n (a get of what
- * one put of n left on top), saves no register for its table of members
- * copied aside (13 instructions fewer a get of 4 or 16, callgrind; a
- * get of random bulks, which often takes this path, pays 17 more).
+ * A group get that the top group does not hold exactly n of: part of it,
+ * or the rest of it and of the next group (tm_lifo_pop_near), else the
+ * walk. Out of line, so that turbomem_dequeue_group, the path of a top
+ * group of n (a get of what one put of n left on top), saves no register
+ * for its table of members copied aside (13 instructions fewer a get of
+ * 4 or 16, callgrind).
  */
 static __rte_noinline int
-turbomem_dequeue_part(struct rte_mempool *mp, void **obj_table,
+turbomem_dequeue_near(struct rte_mempool *mp, void **obj_table,
 		unsigned int n)
 {
 	struct turbomem_pool *tp = mp->pool_data;
 	int ret;
 
-	ret = tm_lifo_pop_top_part(tp->lifo, obj_table, n);
-	if (unlikely(ret < 0))
+	ret = tm_lifo_pop_near(tp->lifo, obj_table, n,
+			tm_objmap_to_obj_direct, &tp->map);
+	if (unlikely(ret == -EAGAIN))
 		return turbomem_dequeue_walk(mp, obj_table, n);
 	return turbomem_dequeue_done(mp, tp, obj_table, n, ret, false);
 }
@@ -393,8 +390,9 @@ turbomem_dequeue_one(struct rte_mempool *mp, void **obj_table)
 }
 
 /*
- * 2 <= n <= TM_LIFO_GROUP: from the top group alone (tm_lifo_pop_top), or
- * the walk, which alone fails (its count and head re-read make failures
+ * 2 <= n <= TM_LIFO_GROUP: a top group of n whole (tm_lifo_pop_top_whole,
+ * inline), else from one or two groups (turbomem_dequeue_near), or the
+ * walk, which alone fails (its count and head re-read make failures
  * exact).
  */
 static __rte_noinline int
@@ -410,7 +408,7 @@ turbomem_dequeue_group(struct rte_mempool *mp, void **obj_table,
 	ret = tm_lifo_pop_top_whole(tp->lifo, obj_table, n,
 			tm_objmap_to_obj_direct, &tp->map);
 	if (unlikely(ret < 0))
-		return turbomem_dequeue_part(mp, obj_table, n);
+		return turbomem_dequeue_near(mp, obj_table, n);
 	return turbomem_dequeue_done(mp, tp, obj_table, n, ret, false);
 }
 
