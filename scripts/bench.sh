@@ -11,7 +11,7 @@
 # is measured round by round, interleaved, on the same lcores:
 #   grid      1 lcore ('0@0,1@1'), 2 pinned ('0@0,1@0,2@1'),
 #             6 on 2 CPUs ('0@0,(1-6)@(0,1)': oversubscribed),
-#             unregistered threads (2 and, in full, 6)
+#             unregistered threads (2 and, in full, 6) on every CPU
 #   pipeline  2 pinned
 #   locality, hw   main lcore
 #   deep      --no-huge (4 KB EAL memory; turbomem's own THP memory where

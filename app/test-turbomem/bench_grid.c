@@ -19,7 +19,8 @@
  *         2 workers pinned to 2 CPUs, 6 workers floating on 2 CPUs:
  *         oversubscribed), labelled by --layout
  *   --nonEAL N: N unregistered pthreads instead of the workers (no mempool
- *         cache: cache column "none")
+ *         cache: cache column "none"), each free to run on every CPU
+ *         (tm_test_thread_create), not on the main lcore's alone
  * Figures: objects got per second summed over workers (median round);
  * cycles per object = elapsed TSC cycles x min(workers, CPUs) / objects,
  * the CPU time the workers had per object. A run ends when the main lcore,
@@ -184,7 +185,7 @@ grid_measure(struct grid_run *r, unsigned int nworkers, bool nonEAL,
 		/* relaxed: before pthread_create, which orders it */
 		atomic_store_explicit(&r->next_thread, 0, memory_order_relaxed);
 		for (i = 0; i < nworkers; i++)
-			if (pthread_create(&tid[i], NULL, grid_thread, r) != 0)
+			if (tm_test_thread_create(&tid[i], grid_thread, r) != 0)
 				break;
 		nworkers = i;
 		usleep((useconds_t)(seconds * 1e6));

@@ -12,6 +12,7 @@
  * DPDK_TEST=<command> like DPDK's dpdk-test.
  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -159,6 +160,15 @@ bool tm_test_maps_countable(void);
  * countable (tm_test_maps_countable).
  */
 int tm_test_maps_left(int maps0);
+
+/**
+ * pthread_create() of an unregistered thread that may run on every CPU:
+ * a thread inherits the affinity of the thread that creates it, and an
+ * EAL lcore's is its own CPUs (the main lcore's one CPU with "-l 0"), so
+ * unregistered threads created by an lcore would all share its CPU, taking
+ * turns and never running at once. 0 or an errno value, as pthread_create.
+ */
+int tm_test_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg);
 
 /** Arguments after the command name (options of the perf commands). */
 extern int tm_test_argc;

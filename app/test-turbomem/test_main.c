@@ -7,11 +7,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <link.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_cycles.h>
@@ -60,6 +63,29 @@ tm_test_seed(void)
 
 	printf("seed %" PRIu64 " (TM_TEST_SEED to replay)\n", seed);
 	return seed | 1;
+}
+
+int
+tm_test_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	pthread_attr_t attr;
+	cpu_set_t set;
+	long c;
+	int ret;
+
+	/* The kernel keeps the CPUs of the mask the process may use. */
+	CPU_ZERO(&set);
+	for (c = 0; c < cpus && c < CPU_SETSIZE; c++)
+		CPU_SET(c, &set);
+	ret = pthread_attr_init(&attr);
+	if (ret != 0)
+		return ret;
+	ret = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (ret == 0)
+		ret = pthread_create(tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return ret;
 }
 
 static int

@@ -508,7 +508,7 @@ test_stress_noneal(void)
 	TEST_ASSERT(pthread_barrier_init(&st.all_registered, NULL, nb) == 0,
 		"barrier");
 	for (i = 0; i < nb; i++)
-		TEST_ASSERT(pthread_create(&tid[i], NULL, pthread_mixed,
+		TEST_ASSERT(tm_test_thread_create(&tid[i], pthread_mixed,
 			&st) == 0, "pthread_create %u", i);
 	for (i = 0; i < nb; i++)
 		pthread_join(tid[i], NULL);

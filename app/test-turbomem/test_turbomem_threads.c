@@ -22,12 +22,15 @@
  * (TM_TEST_SEED sets it).
  */
 
+#define _GNU_SOURCE /* pthread_getaffinity_np */
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_launch.h>
@@ -165,7 +168,9 @@ test_non_eal(void)
 {
 	struct stress st = { 0 };
 	pthread_t tid[6];
+	cpu_set_t cpus;
 	unsigned int i;
+	long online;
 	int ret;
 
 	st.mp = tm_test_pool("tm_noneal", 512, sizeof(struct tm_test_obj), 32,
@@ -181,12 +186,19 @@ test_non_eal(void)
 	st.seed = tm_test_seed();
 	st.register_thread = true;
 	for (i = 0; i < RTE_DIM(tid); i++)
-		TEST_ASSERT(pthread_create(&tid[i], NULL, pthread_worker,
+		TEST_ASSERT(tm_test_thread_create(&tid[i], pthread_worker,
 			&st) == 0, "pthread_create");
+	/* The threads may run at once: on every CPU, not the main's alone. */
+	if (pthread_getaffinity_np(tid[0], sizeof(cpus), &cpus) != 0)
+		CPU_ZERO(&cpus);
 	for (i = 0; i < RTE_DIM(tid); i++)
 		pthread_join(tid[i], NULL);
 	ret = stress_census(&st);
 	rte_mempool_free(st.mp);
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	TEST_ASSERT(CPU_COUNT(&cpus) >= RTE_MIN(online, 2),
+		"an unregistered thread may run on %d CPUs of %ld online",
+		CPU_COUNT(&cpus), online);
 	return ret;
 }
 TM_TEST_REGISTER(turbomem_noneal_autotest, test_non_eal);
