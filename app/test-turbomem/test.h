@@ -155,6 +155,12 @@ int tm_test_maps_count(void);
 bool tm_test_maps_countable(void);
 
 /**
+ * Whether the test runs under valgrind (its preload library), which runs
+ * one thread at a time and reports one CPU to affinity queries.
+ */
+bool tm_test_valgrind(void);
+
+/**
  * Mappings the process holds beyond maps0 (a tm_test_maps_count() taken
  * before): what a test left behind; 0 where the count is not
  * countable (tm_test_maps_countable).

@@ -201,10 +201,16 @@ tm_test_maps_countable(void)
 #ifdef __SANITIZE_ADDRESS__
 	return false;
 #else
+	return !tm_test_valgrind();
+#endif
+}
+
+bool
+tm_test_valgrind(void)
+{
 	const char *pre = getenv("LD_PRELOAD");
 
-	return pre == NULL || strstr(pre, "vgpreload") == NULL;
-#endif
+	return pre != NULL && strstr(pre, "vgpreload") != NULL;
 }
 
 int
