@@ -13,12 +13,16 @@
  * |                          | own), a refused get (of 1 object too) counts  |
  * |                          | as a failure only,                            |
  * |                          | populate counts nothing; the same exact on a  |
- * |                          | non-EAL thread (shared block), refused get    |
+ * |                          | non-EAL thread (its own block), refused get   |
  * |                          | included; an EAL lcore and two non-EAL threads|
  * |                          | at once on a pool too small for all of them   |
  * |                          | lose no count (failed gets > 0 and exact);    |
- * |                          | reset zeroes own and shared blocks; -EINVAL   |
- * |                          | for NULL and ring pools                       |
+ * |                          | 64 + 8 non-EAL threads alive at once: exact,  |
+ * |                          | the 8 in the shared block; 8 later ones claim |
+ * |                          | the blocks of threads gone; one thread over 6 |
+ * |                          | pools exact in each; reset zeroes own, thread |
+ * |                          | and shared blocks; -EINVAL for NULL and ring  |
+ * |                          | pools                                         |
  *
  * The plugin is loaded with -d (no link-time dependency), so the public
  * functions are looked up in the loaded plugin.
@@ -27,6 +31,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +42,7 @@
 #include <rte_mempool.h>
 
 #include "rte_pmd_turbomem.h"
+#include "turbomem_private.h"
 #include "test.h"
 
 #define STATS_N 1023
@@ -45,6 +51,10 @@
 #define STATS_SMALL 12
 /* A thread whose gets fail this long in a row: the pool lost objects. */
 #define STATS_STUCK_S 10
+/* Unregistered threads beyond the pool's thread blocks (turbomem_stats.h). */
+#define STATS_EXTRA 8
+/* Pools one unregistered thread counts into, in turn: more than it keeps. */
+#define STATS_POOLS 6
 
 typedef int (stats_get_t)(const struct rte_mempool *,
 		struct rte_pmd_turbomem_stats *);
@@ -174,6 +184,188 @@ noneal_known(void *arg)
 	return NULL;
 }
 
+/* A thread of stats_threads(): known gets and puts, then a wait. */
+struct stats_thread {
+	struct rte_mempool *mp[STATS_POOLS];
+	unsigned int nb_pools;
+	bool wait; /**< wait for stats_release before exiting */
+	int ret; /**< -1 until done; 0: counted; -2: a get failed */
+};
+
+/* Threads of a batch that have counted; set to release them. */
+static unsigned int stats_counted;
+static int stats_release;
+
+/*
+ * On a thread without an lcore id, for each pool in turn, twice: a get
+ * and a put of 3 objects and of one (2 calls, 4 objects each way and
+ * pool and turn); then, if asked, wait until released (once every
+ * thread of its batch has counted), so that all are alive while they
+ * claim blocks.
+ */
+static void *
+stats_thread_run(void *arg)
+{
+	struct stats_thread *t = arg;
+	void *objs[3];
+	unsigned int turn, i;
+
+	if (rte_lcore_id() != LCORE_ID_ANY)
+		goto fail;
+	for (turn = 0; turn < 2; turn++)
+		for (i = 0; i < t->nb_pools; i++) {
+			if (rte_mempool_get_bulk(t->mp[i], objs, 3) != 0)
+				goto fail;
+			rte_mempool_put_bulk(t->mp[i], objs, 3);
+			if (rte_mempool_get(t->mp[i], &objs[0]) != 0)
+				goto fail;
+			rte_mempool_put(t->mp[i], objs[0]);
+		}
+	__atomic_store_n(&t->ret, 0, __ATOMIC_RELAXED);
+	/* Release / acquire: pair with stats_threads(). */
+	__atomic_fetch_add(&stats_counted, 1, __ATOMIC_RELEASE);
+	while (t->wait && !__atomic_load_n(&stats_release, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return NULL;
+fail:
+	/* Release: stats_thread_failed() reads it. */
+	__atomic_store_n(&t->ret, -2, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Whether one of the n threads gave up (a get failed, or an lcore id). */
+static bool
+stats_thread_failed(const struct stats_thread *th, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (__atomic_load_n(&th[i].ret, __ATOMIC_ACQUIRE) == -2)
+			return true;
+	return false;
+}
+
+/* Calls (gets and puts) counted in mp's shared block alone. */
+static uint64_t
+stats_any_calls(const struct rte_mempool *mp)
+{
+	const struct turbomem_stats_block *b =
+		&((const struct turbomem_pool *)mp->pool_data)->stats->any;
+
+	return b->get_calls + b->get_one + b->put_calls + b->put_one;
+}
+
+/*
+ * Unregistered threads count into blocks of their own (plain adds, one
+ * writer each), claimed on their first count (turbomem_stats.c):
+ * - TURBOMEM_STATS_THREADS + STATS_EXTRA threads alive at once: the
+ *   first TURBOMEM_STATS_THREADS claim one each, the others share the
+ *   shared block (exactly STATS_EXTRA threads' counts there), and no
+ *   count is lost;
+ * - STATS_EXTRA more threads, one after the other, once those are gone:
+ *   they claim the blocks of threads gone (nothing more in the shared
+ *   block);
+ * - one thread counting into STATS_POOLS pools in turn (more than it
+ *   keeps at hand): exact in each, nothing in their shared blocks.
+ */
+static int
+stats_threads(void)
+{
+	enum { NB = TURBOMEM_STATS_THREADS + STATS_EXTRA };
+	static struct stats_thread th[NB];
+	static pthread_t tid[NB];
+	struct rte_mempool *mp[STATS_POOLS] = { NULL };
+	struct rte_pmd_turbomem_stats st;
+	unsigned int i, k, started = 0;
+	uint64_t calls;
+	int ret = TEST_SUCCESS;
+
+	for (i = 0; i < STATS_POOLS; i++) {
+		char name[RTE_MEMPOOL_NAMESIZE];
+
+		snprintf(name, sizeof(name), "tm_stats_thr%u", i);
+		mp[i] = tm_test_pool(name, 511, 64, 0, TM_OPS, SOCKET_ID_ANY,
+				true);
+		TEST_CHECK(mp[i] != NULL, "pool %u", i);
+	}
+	__atomic_store_n(&stats_counted, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&stats_release, 0, __ATOMIC_RELAXED);
+	for (i = 0; i < NB; i++) {
+		th[i] = (struct stats_thread){ { mp[0] }, 1, true, -1 };
+		if (tm_test_thread_create(&tid[i], stats_thread_run, &th[i]) != 0)
+			break;
+		started++;
+	}
+	/* Every thread started has counted (or failed): release them all. */
+	while (__atomic_load_n(&stats_counted, __ATOMIC_ACQUIRE) < started &&
+			!stats_thread_failed(th, started))
+		sched_yield();
+	__atomic_store_n(&stats_release, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	TEST_CHECK(started == NB, "%u of %u threads started", started, NB);
+	for (i = 0; i < NB; i++)
+		TEST_CHECK(th[i].ret == 0, "thread %u: a get failed, or it has an lcore id", i);
+	TEST_CHECK(stats_get(mp[0], &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 4ULL * NB && st.get_objs == 8ULL * NB &&
+		st.put_calls == 4ULL * NB && st.put_objs == 8ULL * NB &&
+		st.get_fails == 0,
+		"%u threads: gets %" PRIu64 "/%" PRIu64 " puts %" PRIu64 "/%" PRIu64 ", want %u/%u each",
+		NB, st.get_calls, st.get_objs, st.put_calls, st.put_objs,
+		4 * NB, 8 * NB);
+	calls = stats_any_calls(mp[0]);
+	TEST_CHECK(calls == 8ULL * STATS_EXTRA,
+		"%u threads alive: %" PRIu64 " calls in the shared block, want those of the %u beyond the %u thread blocks (%u)",
+		NB, calls, STATS_EXTRA, TURBOMEM_STATS_THREADS,
+		8 * STATS_EXTRA);
+
+	for (i = 0; i < STATS_EXTRA; i++) {
+		th[i] = (struct stats_thread){ { mp[0] }, 1, false, -1 };
+		TEST_CHECK(tm_test_thread_create(&tid[i], stats_thread_run,
+			&th[i]) == 0, "pthread_create");
+		pthread_join(tid[i], NULL);
+		TEST_CHECK(th[i].ret == 0, "late thread %u: a get failed", i);
+	}
+	TEST_CHECK(stats_get(mp[0], &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 4ULL * (NB + STATS_EXTRA) &&
+		st.put_objs == 8ULL * (NB + STATS_EXTRA),
+		"late threads: gets %" PRIu64 " put objects %" PRIu64 ", want %u/%u",
+		st.get_calls, st.put_objs, 4 * (NB + STATS_EXTRA),
+		8 * (NB + STATS_EXTRA));
+	TEST_CHECK(stats_any_calls(mp[0]) == calls,
+		"threads that came after the others were gone: %" PRIu64 " calls in the shared block, want %" PRIu64 " (blocks of threads gone are claimed again)",
+		stats_any_calls(mp[0]), calls);
+
+	th[0] = (struct stats_thread){ { NULL }, STATS_POOLS, false, -1 };
+	for (i = 0; i < STATS_POOLS; i++)
+		th[0].mp[i] = mp[i];
+	TEST_CHECK(tm_test_thread_create(&tid[0], stats_thread_run, &th[0]) == 0,
+		"pthread_create");
+	pthread_join(tid[0], NULL);
+	TEST_CHECK(th[0].ret == 0, "thread of %u pools: a get failed",
+		STATS_POOLS);
+	for (k = 1; k < STATS_POOLS; k++) {
+		TEST_CHECK(stats_get(mp[k], &st) == 0, "stats_get");
+		TEST_CHECK(st.get_calls == 4 && st.put_objs == 8 &&
+			stats_any_calls(mp[k]) == 0,
+			"pool %u of %u in turn: gets %" PRIu64 " put objects %" PRIu64 " shared %" PRIu64 ", want 4, 8, 0",
+			k, STATS_POOLS, st.get_calls, st.put_objs,
+			stats_any_calls(mp[k]));
+	}
+	/* A reset zeroes the thread blocks and the shared block. */
+	TEST_CHECK(stats_reset(mp[0]) == 0, "reset");
+	TEST_CHECK(stats_get(mp[0], &st) == 0, "stats_get");
+	TEST_CHECK(st.get_calls == 0 && st.get_objs == 0 && st.put_calls == 0 &&
+		st.put_objs == 0 && stats_any_calls(mp[0]) == 0,
+		"reset left gets %" PRIu64 "/%" PRIu64 " puts %" PRIu64 "/%" PRIu64 ", shared %" PRIu64,
+		st.get_calls, st.get_objs, st.put_calls, st.put_objs,
+		stats_any_calls(mp[0]));
+out:
+	for (i = 0; i < STATS_POOLS; i++)
+		rte_mempool_free(mp[i]);
+	return ret;
+}
+
 static int
 test_stats(void)
 {
@@ -254,7 +446,7 @@ test_stats(void)
 		st.put_calls == 0 && st.put_objs == 0 && st.cas_retries == 0,
 		"reset left get %" PRIu64 " put %" PRIu64, st.get_calls, st.put_calls);
 
-	/* The shared block alone: a non-EAL thread's known gets and puts. */
+	/* A non-EAL thread's known gets and puts (the block it claims). */
 	TEST_CHECK(pthread_create(&tid, NULL, noneal_known, mp) == 0,
 		"pthread_create");
 	pthread_join(tid, NULL);
@@ -322,6 +514,8 @@ test_stats(void)
 		st.put_calls == 0 && st.put_objs == 0 && st.cas_retries == 0,
 		"reset after concurrent traffic left get %" PRIu64 " fails %" PRIu64 " put %" PRIu64 " retries %" PRIu64,
 		st.get_calls, st.get_fails, st.put_calls, st.cas_retries);
+
+	TEST_CHECK(stats_threads() == TEST_SUCCESS, "unregistered threads' blocks");
 
 	TEST_CHECK(stats_get(NULL, &st) == -EINVAL, "NULL pool accepted");
 	TEST_CHECK(stats_get(mp, NULL) == -EINVAL, "NULL stats accepted");

@@ -169,8 +169,7 @@ turbomem_enqueue_bulk(struct rte_mempool *mp, void * const *obj_table,
 		turbomem_track_put(mp, tp, obj_table, n);
 	retries = tm_lifo_push_bulk_to(tp->lifo, obj_table, n, tm_objmap_to_idx,
 			&tp->map, turbomem_puts_only(tp, lc));
-	turbomem_stats_count_put(tp->stats, lc, n, retries);
-	return 0;
+	return turbomem_stats_count_put(tp->stats, lc, n, retries);
 }
 
 /*
@@ -192,10 +191,8 @@ turbomem_put_small(struct rte_mempool *mp, struct turbomem_pool *tp,
 	TM_DEBUG_PUT(mp, obj_table, n);
 	retries = tm_lifo_push_group(tp->lifo, obj_table, n, to_idx, &tp->map);
 	if (one)
-		turbomem_stats_count_put_one(tp->stats, lc, retries);
-	else
-		turbomem_stats_count_put(tp->stats, lc, n, retries);
-	return 0;
+		return turbomem_stats_count_put_one(tp->stats, lc, retries);
+	return turbomem_stats_count_put(tp->stats, lc, n, retries);
 }
 
 /*
@@ -290,6 +287,15 @@ turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
 	return turbomem_enqueue_bulk(mp, obj_table, n);
 }
 
+/* Statistics and tracking of a get whose pop returned ret, tracked. */
+static __rte_noinline int
+turbomem_dequeue_tracked(struct turbomem_pool *tp, void **obj_table,
+		unsigned int n, int ret, unsigned int lc)
+{
+	(void)turbomem_stats_count_get(tp->stats, lc, n, ret);
+	return turbomem_track_get(tp, obj_table, n, ret);
+}
+
 /*
  * Statistics, checks and tracking of a get whose pop returned ret; one:
  * the caller's constant n == 1 (one counter, turbomem_stats_count_get_one).
@@ -309,15 +315,14 @@ turbomem_dequeue_done(struct rte_mempool *mp, struct turbomem_pool *tp,
 	if (unlikely(ret == -EBUSY))
 		ret = -ENOENT;
 	turbomem_got(tp, lc);
-	if (one)
-		turbomem_stats_count_get_one(tp->stats, lc, ret);
-	else
-		turbomem_stats_count_get(tp->stats, lc, n, ret);
 	TM_DEBUG_GET(mp, obj_table, n, ret);
-	/* Last, as a tail call: nothing is kept across the pop for it. */
+	/* Tail calls: nothing is kept across the pop for them. */
 	if (unlikely(turbomem_track_epoch(tp) != 0))
-		return turbomem_track_get(tp, obj_table, n, ret);
-	return ret < 0 ? ret : 0;
+		return turbomem_dequeue_tracked(tp, obj_table, n, ret, lc);
+	/* Last: a thread without an lcore id counts out of line. */
+	if (one)
+		return turbomem_stats_count_get_one(tp->stats, lc, ret);
+	return turbomem_stats_count_get(tp->stats, lc, n, ret);
 }
 
 static __rte_noinline int

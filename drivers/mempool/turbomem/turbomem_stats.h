@@ -14,13 +14,19 @@
  * statistics do (RTE_MEMPOOL_STAT_ADD). Readers (turbomem_stats.c) load
  * the 64-bit counters plainly too: aligned, so never torn on the 64-bit
  * targets the driver builds for, and a sum is a snapshot anyway.
- * Threads without an lcore id (LCORE_ID_ANY) share one block and add with
- * relaxed atomic RMWs on it.
+ * Threads without an lcore id (LCORE_ID_ANY) claim a block each, by
+ * their thread id, and add plainly too; where all such blocks are taken,
+ * they share one more block and add with relaxed atomic RMWs on it (a
+ * locked instruction per counter: measured, twice the cost of a get or
+ * put of such threads; design page, "Statistics").
  *
  * The blocks live in the pool's rte_malloc'ed data, so secondary processes
  * count into the same blocks. Like the mempool's per-lcore caches, this
  * assumes that processes use distinct lcore ids; two processes running the
- * same lcore id may lose counts (never corrupt the pool).
+ * same lcore id may lose counts (never corrupt the pool). Thread blocks
+ * are claimed by thread id, unique among the processes of one PID
+ * namespace: processes of different namespaces sharing a pool may lose
+ * counts of their unregistered threads the same way.
  */
 
 #include <stdint.h>
@@ -58,84 +64,127 @@ struct turbomem_stats_block {
 	 * each get writes this line anyway; never reset.
 	 */
 	uint64_t got;
+	/**
+	 * Not a statistic: the thread id of the thread that writes this
+	 * block, 0 while none does (thread blocks only, turbomem_stats.c).
+	 */
+	RTE_ATOMIC(uint32_t) owner;
 } __rte_cache_aligned;
+
+/*
+ * Blocks for threads without an lcore id (unregistered non-EAL threads):
+ * each is written by one such thread at a time, which claims it on its
+ * first count into the pool (turbomem_stats.c), so that their
+ * counts are plain adds as an lcore's. Threads beyond these count into
+ * the shared block with atomic RMWs.
+ */
+#define TURBOMEM_STATS_THREADS 64
 
 struct turbomem_stats {
 	struct turbomem_stats_block lcore[RTE_MAX_LCORE];
-	struct turbomem_stats_block any; /**< LCORE_ID_ANY threads */
+	/** LCORE_ID_ANY threads, one each (see TURBOMEM_STATS_THREADS) */
+	struct turbomem_stats_block thread[TURBOMEM_STATS_THREADS];
+	struct turbomem_stats_block any; /**< LCORE_ID_ANY threads beyond */
 };
 
-/*
- * Add v to counter c of this thread's block; lc is its rte_lcore_id(),
- * read by the caller once for all it needs it for (a thread-local read:
- * the driver is built with -ftls-model=initial-exec, meson.build, so
- * that it is one load from %fs even in the -d plugin, instead of a
- * __tls_get_addr call per update; measured: 2 calls and ~45 instructions
- * of a 1-object get with the default model).
- * An lcore's own block: its only writer, a plain add (see above).
- * The shared block: a relaxed RMW (the counter viewed as atomic, as DPDK
- * drivers do for counters shared this way); counters order nothing else.
- */
-#define TURBOMEM_STATS_ADD(s, lc, c, v) do { \
-	if (likely((lc) < RTE_MAX_LCORE)) \
-		(s)->lcore[lc].c += (v); \
-	else \
-		rte_atomic_fetch_add_explicit( \
-			(RTE_ATOMIC(uint64_t) *)&(s)->any.c, (v), \
-			rte_memory_order_relaxed); \
-} while (0)
 
-/** Count one enqueue of n objects that took retries failed CAS, lcore lc. */
-static inline void
+/*
+ * The counts of the fast path. lc is the thread's rte_lcore_id(), read
+ * by the caller once for all it needs it for (a thread-local read: the
+ * driver is built with -ftls-model=initial-exec, meson.build, so that it
+ * is one load from %fs even in the -d plugin, instead of a __tls_get_addr
+ * call per update; measured: 2 calls and ~45 instructions of a 1-object
+ * get with the default model). An lcore adds to its own block plainly
+ * (its only writer, see above). A thread without an lcore id goes out of
+ * line (turbomem_stats_thread_put, turbomem_stats_thread_get), as a tail
+ * call: each returns what the operation returns, so that a caller's
+ * count is its last step and no register is kept across a call on the
+ * lcores' path.
+ */
+int turbomem_stats_thread_put(struct turbomem_stats *s, unsigned int n,
+		unsigned int retries);
+int turbomem_stats_thread_get(struct turbomem_stats *s, unsigned int n,
+		int ret);
+
+/**
+ * Count one enqueue of n objects that took retries failed CAS, lcore lc.
+ * @return 0, the enqueue's result.
+ */
+static inline int
 turbomem_stats_count_put(struct turbomem_stats *s, unsigned int lc,
 		unsigned int n, unsigned int retries)
 {
-	TURBOMEM_STATS_ADD(s, lc, put_calls, 1);
-	TURBOMEM_STATS_ADD(s, lc, put_objs, n);
+	struct turbomem_stats_block *b;
+
+	if (unlikely(lc >= RTE_MAX_LCORE))
+		return turbomem_stats_thread_put(s, n, retries);
+	b = &s->lcore[lc];
+	b->put_calls += 1;
+	b->put_objs += n;
 	if (unlikely(retries != 0))
-		TURBOMEM_STATS_ADD(s, lc, cas_retries, retries);
+		b->cas_retries += retries;
+	return 0;
 }
 
 /**
  * Count one dequeue of n objects; ret is tm_lifo_pop_bulk()'s result:
  * failed CAS attempts (>= 0) or a negative errno (nothing taken).
+ * @return the dequeue's result: 0, or ret where negative.
  */
-static inline void
+static inline int
 turbomem_stats_count_get(struct turbomem_stats *s, unsigned int lc,
 		unsigned int n, int ret)
 {
+	struct turbomem_stats_block *b;
+
+	if (unlikely(lc >= RTE_MAX_LCORE))
+		return turbomem_stats_thread_get(s, n, ret);
+	b = &s->lcore[lc];
 	if (unlikely(ret < 0)) {
-		TURBOMEM_STATS_ADD(s, lc, get_fails, 1);
-		return;
+		b->get_fails += 1;
+		return ret;
 	}
-	TURBOMEM_STATS_ADD(s, lc, get_calls, 1);
-	TURBOMEM_STATS_ADD(s, lc, get_objs, n);
+	b->get_calls += 1;
+	b->get_objs += n;
 	if (unlikely(ret != 0))
-		TURBOMEM_STATS_ADD(s, lc, cas_retries, (unsigned int)ret);
+		b->cas_retries += (unsigned int)ret;
+	return 0;
 }
 
 /** turbomem_stats_count_put of one object. */
-static inline void
+static inline int
 turbomem_stats_count_put_one(struct turbomem_stats *s, unsigned int lc,
 		unsigned int retries)
 {
-	TURBOMEM_STATS_ADD(s, lc, put_one, 1);
+	struct turbomem_stats_block *b;
+
+	if (unlikely(lc >= RTE_MAX_LCORE))
+		return turbomem_stats_thread_put(s, 1, retries);
+	b = &s->lcore[lc];
+	b->put_one += 1;
 	if (unlikely(retries != 0))
-		TURBOMEM_STATS_ADD(s, lc, cas_retries, retries);
+		b->cas_retries += retries;
+	return 0;
 }
 
 /** turbomem_stats_count_get of one object. */
-static inline void
+static inline int
 turbomem_stats_count_get_one(struct turbomem_stats *s, unsigned int lc,
 		int ret)
 {
+	struct turbomem_stats_block *b;
+
+	if (unlikely(lc >= RTE_MAX_LCORE))
+		return turbomem_stats_thread_get(s, 1, ret);
+	b = &s->lcore[lc];
 	if (unlikely(ret < 0)) {
-		TURBOMEM_STATS_ADD(s, lc, get_fails, 1);
-		return;
+		b->get_fails += 1;
+		return ret;
 	}
-	TURBOMEM_STATS_ADD(s, lc, get_one, 1);
+	b->get_one += 1;
 	if (unlikely(ret != 0))
-		TURBOMEM_STATS_ADD(s, lc, cas_retries, (unsigned int)ret);
+		b->cas_retries += (unsigned int)ret;
+	return 0;
 }
 
 #endif /* TURBOMEM_STATS_H */
