@@ -292,6 +292,7 @@ static __rte_noinline int
 turbomem_dequeue_tracked(struct turbomem_pool *tp, void **obj_table,
 		unsigned int n, int ret, unsigned int lc)
 {
+	turbomem_got(tp, lc);
 	(void)turbomem_stats_count_get(tp->stats, lc, n, ret);
 	return turbomem_track_get(tp, obj_table, n, ret);
 }
@@ -314,11 +315,12 @@ turbomem_dequeue_done(struct rte_mempool *mp, struct turbomem_pool *tp,
 	 */
 	if (unlikely(ret == -EBUSY))
 		ret = -ENOENT;
-	turbomem_got(tp, lc);
 	TM_DEBUG_GET(mp, obj_table, n, ret);
 	/* Tail calls: nothing is kept across the pop for them. */
 	if (unlikely(turbomem_track_epoch(tp) != 0))
 		return turbomem_dequeue_tracked(tp, obj_table, n, ret, lc);
+	/* Beside the counts: one address of the lcore's block for both. */
+	turbomem_got(tp, lc);
 	/* Last: a thread without an lcore id counts out of line. */
 	if (one)
 		return turbomem_stats_count_get_one(tp->stats, lc, ret);
