@@ -150,13 +150,9 @@ turbomem_stats_thread_put(struct turbomem_stats *s, unsigned int n,
 	struct turbomem_stats_block *b;
 
 	b = turbomem_stats_thread_block(s, (uint32_t)rte_gettid());
-	if (likely(b != NULL)) {
-		/* Its only writer: plain adds, as an lcore's. */
-		b->put_calls += 1;
-		b->put_objs += n;
-		b->cas_retries += retries;
-		return 0;
-	}
+	/* Its only writer: plain adds, as an lcore's. */
+	if (likely(b != NULL))
+		return turbomem_stats_block_put(b, n, retries);
 	TURBOMEM_STATS_ANY_ADD(s, put_calls, 1);
 	TURBOMEM_STATS_ANY_ADD(s, put_objs, n);
 	if (retries != 0)
@@ -171,17 +167,9 @@ turbomem_stats_thread_get(struct turbomem_stats *s, unsigned int n, int ret)
 	struct turbomem_stats_block *b;
 
 	b = turbomem_stats_thread_block(s, (uint32_t)rte_gettid());
-	if (likely(b != NULL)) {
-		/* Its only writer: plain adds, as an lcore's. */
-		if (ret < 0) {
-			b->get_fails += 1;
-			return ret;
-		}
-		b->get_calls += 1;
-		b->get_objs += n;
-		b->cas_retries += (unsigned int)ret;
-		return 0;
-	}
+	/* Its only writer: plain adds, as an lcore's. */
+	if (likely(b != NULL))
+		return turbomem_stats_block_get(b, n, ret);
 	if (ret < 0) {
 		TURBOMEM_STATS_ANY_ADD(s, get_fails, 1);
 		return ret;

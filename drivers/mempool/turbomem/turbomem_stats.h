@@ -106,6 +106,37 @@ int turbomem_stats_thread_put(struct turbomem_stats *s, unsigned int n,
 int turbomem_stats_thread_get(struct turbomem_stats *s, unsigned int n,
 		int ret);
 
+/*
+ * The counts of a put of n objects that took retries failed CAS, and of
+ * a get whose pop returned ret, into block b by its only writer (an
+ * lcore, or the thread that claimed it): plain adds.
+ */
+static inline int
+turbomem_stats_block_put(struct turbomem_stats_block *b, unsigned int n,
+		unsigned int retries)
+{
+	b->put_calls += 1;
+	b->put_objs += n;
+	if (unlikely(retries != 0))
+		b->cas_retries += retries;
+	return 0;
+}
+
+static inline int
+turbomem_stats_block_get(struct turbomem_stats_block *b, unsigned int n,
+		int ret)
+{
+	if (unlikely(ret < 0)) {
+		b->get_fails += 1;
+		return ret;
+	}
+	b->get_calls += 1;
+	b->get_objs += n;
+	if (unlikely(ret != 0))
+		b->cas_retries += (unsigned int)ret;
+	return 0;
+}
+
 /**
  * Count one enqueue of n objects that took retries failed CAS, lcore lc.
  * @return 0, the enqueue's result.
@@ -114,16 +145,9 @@ static inline int
 turbomem_stats_count_put(struct turbomem_stats *s, unsigned int lc,
 		unsigned int n, unsigned int retries)
 {
-	struct turbomem_stats_block *b;
-
 	if (unlikely(lc >= RTE_MAX_LCORE))
 		return turbomem_stats_thread_put(s, n, retries);
-	b = &s->lcore[lc];
-	b->put_calls += 1;
-	b->put_objs += n;
-	if (unlikely(retries != 0))
-		b->cas_retries += retries;
-	return 0;
+	return turbomem_stats_block_put(&s->lcore[lc], n, retries);
 }
 
 /**
@@ -135,20 +159,9 @@ static inline int
 turbomem_stats_count_get(struct turbomem_stats *s, unsigned int lc,
 		unsigned int n, int ret)
 {
-	struct turbomem_stats_block *b;
-
 	if (unlikely(lc >= RTE_MAX_LCORE))
 		return turbomem_stats_thread_get(s, n, ret);
-	b = &s->lcore[lc];
-	if (unlikely(ret < 0)) {
-		b->get_fails += 1;
-		return ret;
-	}
-	b->get_calls += 1;
-	b->get_objs += n;
-	if (unlikely(ret != 0))
-		b->cas_retries += (unsigned int)ret;
-	return 0;
+	return turbomem_stats_block_get(&s->lcore[lc], n, ret);
 }
 
 /** turbomem_stats_count_put of one object. */
