@@ -33,9 +33,11 @@
  *               top: K's link now ends the list after 1, the head says 2
  *               are free; the pop must re-read the head and succeed, not
  *               fail;
- *             - hints: pushes of 6 groups record the key 4 groups below
- *               (TM_LIFO_NIL in the last 4), and a pop over wrong hints
- *               takes what the links say;
+ *             - hints: pushes record in each group the keys of the
+ *               groups 2 to TM_LIFO_AHEAD below it, across the push's
+ *               end into the list it links to (TM_LIFO_NIL past the
+ *               list's end), and a pop over wrong hints takes what the
+ *               links say;
  *             - copies: a copy of cnt group members (every cnt below G)
  *               copies those and writes nothing else;
  *             - put list: gets count and take both lists (a get of one
@@ -576,81 +578,85 @@ backoff(struct obj **all)
 			tm_lifo_count(lifo));
 }
 
-/* The hint in obj's slot, and whether it names want. */
-static bool
-hint_is(const struct obj *o, const struct obj *want)
-{
-	uint32_t h = atomic_load(&tm_lifo_slot(lifo, to_idx(NULL, o))->hint);
-
-	return h == (want == NULL ? TM_LIFO_NIL : to_idx(NULL, want));
-}
-
-#define HINTS_GROUPS 6
-/* 5 full groups, then 5/8 of one (10 objects with groups of 16) */
-#define HINTS_N (5 * TM_LIFO_GROUP + TM_LIFO_GROUP * 5 / 8)
-
-/* The key of group g of a push of HINTS_N objects from a. */
-static const struct obj *
-hints_key(struct obj * const *a, unsigned int g)
-{
-	unsigned int end = (g + 1) * TM_LIFO_GROUP;
-
-	return a[(end < HINTS_N ? end : HINTS_N) - 1];
-}
+/* Groups of the pushes of the hints case: 4 (3 whole, half of one), 3. */
+#define HINTS_A (3 * TM_LIFO_GROUP + TM_LIFO_GROUP / 2)
+#define HINTS_B (2 * TM_LIFO_GROUP + TM_LIFO_GROUP / 4)
+#define HINTS_N (HINTS_A + HINTS_B)
 
 /*
- * Whether each group of a push of HINTS_N objects from a names the group
- * TM_LIFO_AHEAD below it, and the last TM_LIFO_AHEAD groups none.
+ * Whether every group of the head's list names in its hints the groups 2
+ * to TM_LIFO_AHEAD below it, and TM_LIFO_NIL past the list's end (the
+ * list as it is at rest: keys walked along the links).
  */
 static bool
-hints_named(struct obj * const *a)
+hints_named(void)
 {
-	unsigned int g;
+	uint32_t keys[HINTS_N], ref;
+	unsigned int g, d, nb = 0;
 
-	for (g = 0; g < HINTS_GROUPS; g++)
-		if (!hint_is(hints_key(a, g), g + TM_LIFO_AHEAD < HINTS_GROUPS ?
-				hints_key(a, g + TM_LIFO_AHEAD) : NULL))
-			return false;
-	return true;
+	ref = tm_lifo_top(atomic_load(&lifo->head));
+	while (tm_lifo_ref_idx(ref) < nb_objs && nb < HINTS_N) {
+		keys[nb++] = tm_lifo_ref_idx(ref);
+		ref = atomic_load(&tm_lifo_slot(lifo,
+				tm_lifo_ref_idx(ref))->link);
+	}
+	for (g = 0; g < nb; g++)
+		for (d = 2; d <= TM_LIFO_AHEAD; d++)
+			if (atomic_load(&tm_lifo_slot(lifo, keys[g])->hint[d - 2]) !=
+					(g + d < nb ? keys[g + d] : TM_LIFO_NIL))
+				return false;
+	return nb > 0;
 }
 
 /*
- * hints: a push of 6 groups (5 whole, then 5/8 of one) records in each of
- * its first 2 groups the key 4 groups below, and TM_LIFO_NIL in its last
- * 4, also where an earlier push had left a hint (the second push's groups
- * are keyed by other objects); a walk over hints that name the wrong
- * groups (or none) takes what the links say.
+ * hints: a push of 4 groups (3 whole, then half of one) onto an empty
+ * list names in each group the groups 2 to TM_LIFO_AHEAD below it in the
+ * push and TM_LIFO_NIL past its end; a push of 3 groups on top of it
+ * names, in its last groups, the first push's groups at the same
+ * distances (read from the top it links to); after a pop of both, a push
+ * onto the empty list names TM_LIFO_NIL past its end, also where earlier
+ * pushes had left hints (its groups are keyed by other objects); a walk
+ * over hints that name the wrong groups (or none) takes what the links
+ * say.
  */
 static void
 hints(struct obj **all)
 {
 	struct obj *t[HINTS_N], *o[HINTS_N];
-	unsigned int i;
+	unsigned int i, j;
 	int r;
 
 	if (nb_objs < HINTS_N) {
 		FAIL("exact hints: needs at least %u objects", HINTS_N);
 		return;
 	}
-	tm_lifo_push_bulk(lifo, (void * const *)all, HINTS_N, to_idx, NULL);
-	if (!hints_named(all))
-		FAIL("exact hints: the groups of the first push do not name the group 4 below (or none in the last 4)");
+	tm_lifo_push_bulk(lifo, (void * const *)all, HINTS_A, to_idx, NULL);
+	if (!hints_named())
+		FAIL("exact hints: the groups of a push onto an empty list do not name the groups 2 to %u below (or none past the end)",
+			TM_LIFO_AHEAD);
+	tm_lifo_push_bulk(lifo, (void * const *)&all[HINTS_A], HINTS_B, to_idx,
+		NULL);
+	if (!hints_named())
+		FAIL("exact hints: the last groups of a push onto %u objects do not name the groups below it",
+			HINTS_A);
 	if (popn(t, HINTS_N) < 0)
 		FAIL("exact hints: pop of %u failed", HINTS_N);
 	/*
-	 * all[2G..], all[0..2G-1]: the last group of the first push (all[N-1],
-	 * which named no group) becomes a first group here, and the key of
-	 * its first group (all[G-1]) is no key: other groups, other hints.
+	 * all rotated by 2G: keys of the earlier pushes' groups (which
+	 * named groups below them) are keys of other positions here, or
+	 * no keys.
 	 */
 	for (i = 0; i < HINTS_N; i++)
 		o[i] = all[(i + 2 * TM_LIFO_GROUP) % HINTS_N];
 	tm_lifo_push_bulk(lifo, (void * const *)o, HINTS_N, to_idx, NULL);
-	if (!hints_named(o))
-		FAIL("exact hints: the groups of the second push do not name the group 4 below (or none in the last 4)");
+	if (!hints_named())
+		FAIL("exact hints: the groups of a push onto the emptied list do not name the groups below them (or none past the end)");
 	/* Every hint wrong, in range or not: the pop follows the links. */
 	for (i = 0; i < nb_objs; i++)
-		atomic_store(&tm_lifo_slot(lifo, i)->hint,
-			i % 3 == 0 ? UINT32_MAX - i : (i * 7 + 3) % nb_objs);
+		for (j = 0; j < TM_LIFO_AHEAD - 1; j++)
+			atomic_store(&tm_lifo_slot(lifo, i)->hint[j],
+				(i + j) % 3 == 0 ? UINT32_MAX - i :
+				(i * 7 + j + 3) % nb_objs);
 	r = popn(t, HINTS_N);
 	if (r < 0)
 		FAIL("exact hints: pop of %u with wrong hints returned %d",

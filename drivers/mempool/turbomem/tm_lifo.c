@@ -7,7 +7,7 @@
 int
 tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 {
-	uint32_t i;
+	uint32_t i, j;
 
 	if (capacity == 0 || capacity > TM_LIFO_MAX_CAPACITY)
 		return -EINVAL;
@@ -23,8 +23,9 @@ tm_lifo_init(struct tm_lifo *l, uint32_t capacity)
 		rte_atomic_store_explicit(&l->slot[i].link,
 				tm_lifo_ref(TM_LIFO_NIL, 0),
 				rte_memory_order_relaxed);
-		rte_atomic_store_explicit(&l->slot[i].hint, TM_LIFO_NIL,
-				rte_memory_order_relaxed);
+		for (j = 0; j < TM_LIFO_AHEAD - 1; j++)
+			rte_atomic_store_explicit(&l->slot[i].hint[j],
+					TM_LIFO_NIL, rte_memory_order_relaxed);
 	}
 	rte_atomic_store_explicit(&l->head,
 			tm_lifo_pack(tm_lifo_ref(TM_LIFO_NIL, 0), 0),

@@ -56,13 +56,22 @@
  * Hints. A pop of many groups follows one link per group, each to a slot
  * that another core may just have written (the pipeline: gets on one
  * core, puts on another): dependent misses, one after the other. So a
- * push of more than TM_LIFO_AHEAD groups also records, in each of its
- * groups' slots beside the link, the key of the group TM_LIFO_AHEAD below
- * (TM_LIFO_NIL in its last TM_LIFO_AHEAD), and a walk with more than
- * TM_LIFO_AHEAD groups to go prefetches the slot its current group's hint
- * names: up to TM_LIFO_AHEAD misses overlap. Hints are never followed: a
- * stale one (its group since taken and pushed again) costs a useless
- * prefetch and nothing else; links alone decide what a pop takes.
+ * push of more than one group also records, in each of its groups' slots
+ * beside the link, the keys of the groups 2 to TM_LIFO_AHEAD below
+ * (hint[d - 2]: d below), and a walk prefetches whole the slots they name:
+ * at its first group those 2 to TM_LIFO_AHEAD - 1 below, at every group
+ * the one TM_LIFO_AHEAD below (where the walk goes that far), so that
+ * from its second miss on up to TM_LIFO_AHEAD misses overlap, the
+ * members' lines included (the copy after the commit reads them). The
+ * last groups of a push have groups below them in the list it links to:
+ * their hints name those, read from the slot of the top it links to (its
+ * link and hints: the groups 1 to TM_LIFO_AHEAD - 1 below that top), so
+ * that a walk crossing from one push's groups to an older push's (the
+ * put list of a pipeline: one push per cache flush) keeps its misses
+ * overlapped; TM_LIFO_NIL where the list ends. Hints are never followed:
+ * a stale one (its group since taken and pushed again, or read from a
+ * top being taken) costs a useless prefetch and nothing else; links alone
+ * decide what a pop takes.
  *
  * Put list. Where one thread gets and another puts (a pipeline's RX and
  * TX cores), both CAS the head: each commit moves its line to the other
@@ -126,8 +135,8 @@
  * | tm_lifo_init          | no                             | -                    |
  *
  * Orderings (each atomic names its pair at its use):
- * - push: slot members, links and hints relaxed, head (or put list) CAS
- *   release;
+ * - push: slot members, links and hints relaxed, the hints of the top it
+ *   links to relaxed (only prefetched), head (or put list) CAS release;
  * - pop: head load acquire, members, links and hints relaxed, head CAS
  *   acq_rel (acquire on failure);
  * - take of the put list: transit increment relaxed, exchange acq_rel,
@@ -213,15 +222,18 @@ extern "C" {
 #endif
 #define TM_LIFO_IDX_BITS (32 - TM_LIFO_POS_BITS)
 /*
- * Groups a walk sees ahead: a push of more groups than this records in
- * each group's hint the key of the group TM_LIFO_AHEAD below it, which a
- * long walk prefetches (see "Hints" in the file comment).
+ * Groups a walk sees ahead: a push records in each group the keys of the
+ * groups 2 to TM_LIFO_AHEAD below it, which a long walk prefetches (see
+ * "Hints" in the file comment). Even, so that the members stay 8-byte
+ * aligned behind the link and TM_LIFO_AHEAD - 1 hints. 4: the slot is
+ * 8 * G + 8 bytes, and 8 gained at cache 250 what it lost at cache 512
+ * (design page, "Hints Across Pushes, Measured").
  */
 #ifndef TM_LIFO_AHEAD
 #define TM_LIFO_AHEAD 4
 #endif
-#if TM_LIFO_AHEAD < 1
-#error "TM_LIFO_AHEAD must be at least 1"
+#if TM_LIFO_AHEAD < 4 || TM_LIFO_AHEAD > 16 || TM_LIFO_AHEAD % 2 != 0
+#error "TM_LIFO_AHEAD must be even, 4 to 16"
 #endif
 /*
  * Largest backoff after a failed CAS: 2^TM_LIFO_BACKOFF_SHIFT pauses (8;
@@ -281,27 +293,33 @@ extern "C" {
 typedef RTE_ATOMIC(void *) tm_lifo_obj_t;
 
 /**
- * The slot of a group's key: the group's other members and its link.
- * 8 * G + 8 bytes, not a power of two: slots of indices a power of two
- * apart (the keys of bursts cut from objects in populate order: keys G
- * apart) would share their L1 cache sets, and the slots of single-object
- * groups, whose link alone is read, would fill only a quarter of the sets
- * (measured on the design page, "Groups of 32, Measured").
+ * The slot of a group's key: the group's other members, its link and its
+ * hints. 8 * G + 8 bytes with TM_LIFO_AHEAD 4, not a power of two: slots
+ * of indices a power of two apart (the keys of bursts cut from objects in
+ * populate order: keys G apart) would share their L1 cache sets, and the
+ * slots of single-object groups, whose link alone is read, would fill
+ * only a quarter of the sets (measured on the design page, "Groups of 32,
+ * Measured").
  */
 struct tm_lifo_slot {
 	/** Reference of the next group. Atomic: stale readers race. */
 	RTE_ATOMIC(uint32_t) link;
-	/** Key of the group TM_LIFO_AHEAD below when one push linked both. */
-	RTE_ATOMIC(uint32_t) hint;
+	/**
+	 * hint[d - 2]: key of the group d below (2 <= d <= TM_LIFO_AHEAD),
+	 * TM_LIFO_NIL where the list ended (see "Hints"). Atomic: stale
+	 * readers race.
+	 */
+	RTE_ATOMIC(uint32_t) hint[TM_LIFO_AHEAD - 1];
 	/** Members taken before the key, used from obj[pos] on. */
 	tm_lifo_obj_t obj[TM_LIFO_GROUP - 1];
-	/** Unused: makes the slot's size no power of two (see above). */
-	uint64_t pad;
 };
 
 _Static_assert(sizeof(void *) != 8 ||
-	sizeof(struct tm_lifo_slot) == 8 * TM_LIFO_GROUP + 8,
-	"a slot is the link and hint words, GROUP - 1 pointers and a pad");
+	sizeof(struct tm_lifo_slot) == 8 * TM_LIFO_GROUP + 4 * TM_LIFO_AHEAD - 8,
+	"a slot is the link, the hints and GROUP - 1 pointers");
+_Static_assert((sizeof(struct tm_lifo_slot) &
+	(sizeof(struct tm_lifo_slot) - 1)) != 0,
+	"a slot's size is no power of two (see above)");
 _Static_assert((1 << TM_LIFO_POS_BITS) == TM_LIFO_GROUP,
 	"a position addresses every member of a group");
 
@@ -343,6 +361,26 @@ static inline struct tm_lifo_slot *
 tm_lifo_slot(struct tm_lifo *l, uint32_t idx)
 {
 	return &l->slot[idx];
+}
+
+/*
+ * Prefetch every line of the slot of idx, if idx names one: its link and
+ * hints for a walk, its members for the copy after the commit (see
+ * "Hints"). A stale idx prefetches another slot, and nothing else.
+ */
+static inline void
+tm_lifo_prefetch_slot(const struct tm_lifo *l, uint32_t idx)
+{
+	const char *p;
+	size_t off;
+
+	if (idx >= l->capacity)
+		return;
+	p = (const char *)&l->slot[idx];
+	for (off = 0; off < sizeof(struct tm_lifo_slot); off += 64)
+		tm_prefetch(p + off);
+	/* The line of the last byte, where the slot straddles one more. */
+	tm_prefetch(p + sizeof(struct tm_lifo_slot) - 1);
 }
 
 /**
@@ -897,6 +935,52 @@ tm_lifo_push_one(struct tm_lifo *l, void *obj, tm_lifo_to_idx_t *to_idx,
 }
 
 /*
+ * The hints of a push's last groups that name groups under it (see
+ * "Hints"): ahead holds the keys of its last min(g, TM_LIFO_AHEAD) groups
+ * (group i's at ahead[i % TM_LIFO_AHEAD]), g the push's groups, top the
+ * reference its last group links to. Group e above the last one (e = 0:
+ * the last) has the list's group d - e below the push as its group d
+ * below; the top's slot names the list's groups 1 to TM_LIFO_AHEAD - 1
+ * below the top (its link and hints).
+ */
+static inline void
+tm_lifo_hint_below(struct tm_lifo *l, const uint32_t *ahead, unsigned int g,
+		uint32_t top)
+{
+	/* under[j]: key of the list's group j below the push (0: its top). */
+	uint32_t under[TM_LIFO_AHEAD];
+	const struct tm_lifo_slot *ts;
+	struct tm_lifo_slot *s;
+	unsigned int j, e, d;
+
+	under[0] = tm_lifo_ref_idx(top);
+	for (j = 1; j < TM_LIFO_AHEAD; j++)
+		under[j] = TM_LIFO_NIL;
+	if (under[0] < l->capacity) {
+		ts = tm_lifo_slot(l, under[0]);
+		/*
+		 * Relaxed: the top's group is not ours (a pop may take it
+		 * meanwhile, stale readers race); these keys are only
+		 * prefetched.
+		 */
+		under[1] = tm_lifo_ref_idx(rte_atomic_load_explicit(&ts->link,
+				rte_memory_order_relaxed));
+		for (j = 2; j < TM_LIFO_AHEAD; j++)
+			under[j] = rte_atomic_load_explicit(&ts->hint[j - 2],
+					rte_memory_order_relaxed);
+	}
+	for (e = 0; e < TM_LIFO_AHEAD && e < g; e++) {
+		s = tm_lifo_slot(l, ahead[(g - 1 - e) % TM_LIFO_AHEAD]);
+		/* d > e: the group d below lies under the push. */
+		for (d = e < 2 ? 2 : e + 1; d <= TM_LIFO_AHEAD; d++)
+			/* Relaxed: our group; published by the CAS. */
+			rte_atomic_store_explicit(&s->hint[d - 2],
+					under[d - 1 - e],
+					rte_memory_order_relaxed);
+	}
+}
+
+/*
  * tm_lifo_push_bulk and tm_lifo_push_bulk_puts: onto the head (puts
  * false) or the put list.
  */
@@ -908,7 +992,7 @@ tm_lifo_push_bulk_to(struct tm_lifo *l, void * const *objs, unsigned int n,
 	RTE_ATOMIC(uint64_t) *h = puts ? &l->puts : &l->head;
 	uint32_t ahead[TM_LIFO_AHEAD];
 	uint64_t old, new;
-	unsigned int i, g, len, pos, retries = 0;
+	unsigned int i, g, d, len, pos, retries = 0;
 	uint32_t first = 0, key = 0, ref;
 
 	if (n <= TM_LIFO_GROUP)
@@ -922,13 +1006,14 @@ tm_lifo_push_bulk_to(struct tm_lifo *l, void * const *objs, unsigned int n,
 		key = to_idx(ctx, objs[i + len - 1]);
 		s = tm_lifo_slot(l, key);
 		/*
-		 * Relaxed: a hint is only prefetched (stale readers race);
-		 * the group TM_LIFO_AHEAD above is ours, so is its hint.
+		 * This group is d below the groups d above it in this push
+		 * (relaxed: a hint is only prefetched, stale readers race;
+		 * those groups are ours, so are their hints).
 		 */
-		if (g >= TM_LIFO_AHEAD)
-			rte_atomic_store_explicit(
-					&tm_lifo_slot(l, ahead[g % TM_LIFO_AHEAD])->hint, key,
-					rte_memory_order_relaxed);
+		for (d = 2; d <= TM_LIFO_AHEAD && d <= g; d++)
+			rte_atomic_store_explicit(&tm_lifo_slot(l,
+					ahead[(g - d) % TM_LIFO_AHEAD])->hint[d - 2],
+					key, rte_memory_order_relaxed);
 		ahead[g % TM_LIFO_AHEAD] = key;
 		/*
 		 * Relaxed: the caller owns the key, so the slot; the release
@@ -944,12 +1029,6 @@ tm_lifo_push_bulk_to(struct tm_lifo *l, void * const *objs, unsigned int n,
 					rte_memory_order_relaxed);
 		last = s;
 	}
-	/* The last groups have none below in this push (relaxed: above). */
-	if (g > TM_LIFO_AHEAD)
-		for (i = g - TM_LIFO_AHEAD; i < g; i++)
-			rte_atomic_store_explicit(
-					&tm_lifo_slot(l, ahead[i % TM_LIFO_AHEAD])->hint,
-					TM_LIFO_NIL, rte_memory_order_relaxed);
 
 	/*
 	 * Acquire, though the top is only linked to (relaxed would do: our
@@ -961,6 +1040,8 @@ tm_lifo_push_bulk_to(struct tm_lifo *l, void * const *objs, unsigned int n,
 		/* Relaxed: published by the CAS, as above. */
 		rte_atomic_store_explicit(&last->link, tm_lifo_top(old),
 				rte_memory_order_relaxed);
+		/* The last groups' hints name the groups of that top on. */
+		tm_lifo_hint_below(l, ahead, g, tm_lifo_top(old));
 		/* key: the last group's. */
 		new = tm_lifo_pack(first, tm_lifo_push_high(old, key, puts));
 		TM_LIFO_TEST_YIELD();
@@ -1186,7 +1267,7 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 	void *tail[TM_LIFO_GROUP - 1];
 	const struct tm_lifo_slot *s;
 	unsigned int i, j, nb_tail;
-	uint32_t ref, key, pos, end, ahead;
+	uint32_t ref, key, pos, end, d;
 	uint64_t old, cur;
 	int retries = 0, more;
 
@@ -1222,16 +1303,24 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 			pos = tm_lifo_ref_pos(ref);
 			end = pos + (n - i);
 			/*
-			 * More than TM_LIFO_AHEAD groups to go: start the
-			 * miss of the group that far below (relaxed: a
-			 * stale hint only prefetches the wrong slot).
+			 * Start the misses of the groups ahead that the walk
+			 * reaches (more than d groups to go for the group d
+			 * below): at the first group those 2 to
+			 * TM_LIFO_AHEAD - 1 below, at every group the one
+			 * TM_LIFO_AHEAD below (relaxed: a stale hint only
+			 * prefetches the wrong slot).
 			 */
-			if (end > TM_LIFO_AHEAD * TM_LIFO_GROUP) {
-				ahead = rte_atomic_load_explicit(&s->hint,
-						rte_memory_order_relaxed);
-				if (ahead < l->capacity)
-					tm_prefetch(tm_lifo_slot(l, ahead));
-			}
+			if (i == 0)
+				for (d = 2; d < TM_LIFO_AHEAD &&
+						end > d * TM_LIFO_GROUP; d++)
+					tm_lifo_prefetch_slot(l,
+						rte_atomic_load_explicit(
+							&s->hint[d - 2],
+							rte_memory_order_relaxed));
+			if (end > TM_LIFO_AHEAD * TM_LIFO_GROUP)
+				tm_lifo_prefetch_slot(l, rte_atomic_load_explicit(
+						&s->hint[TM_LIFO_AHEAD - 2],
+						rte_memory_order_relaxed));
 			/*
 			 * Relaxed loads: a stale pointer or link is harmless
 			 * because the CAS fails (head changed); the head
