@@ -810,7 +810,8 @@ transit_hook(void)
 static void
 put_list(struct obj **all)
 {
-	struct obj *t[TM_LIFO_GROUP], *sentinel = (struct obj *)&t;
+	/* 9 entries at least: the failed get of 9, whatever the group size */
+	struct obj *t[TM_LIFO_GROUP + 9], *sentinel = (struct obj *)&t;
 	unsigned int i, j;
 	int r;
 
