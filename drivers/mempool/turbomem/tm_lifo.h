@@ -938,16 +938,17 @@ tm_lifo_push_one(struct tm_lifo *l, void *obj, tm_lifo_to_idx_t *to_idx,
  * The hints of a push's last groups that name groups under it (see
  * "Hints"): ahead holds the keys of its last min(g, TM_LIFO_AHEAD) groups
  * (group i's at ahead[i % TM_LIFO_AHEAD]), g the push's groups, top the
- * reference its last group links to. Group e above the last one (e = 0:
- * the last) has the list's group d - e below the push as its group d
- * below; the top's slot names the list's groups 1 to TM_LIFO_AHEAD - 1
- * below the top (its link and hints).
+ * reference its last group links to. With under[j] the list's group j
+ * below that top (under[0] the top), group e above the push's last one
+ * (e = 0: the last) has under[d - 1 - e] as its group d below, for
+ * d > e; the top's slot names under[1] to under[TM_LIFO_AHEAD - 1] (its
+ * link and hints).
  */
 static inline void
 tm_lifo_hint_below(struct tm_lifo *l, const uint32_t *ahead, unsigned int g,
 		uint32_t top)
 {
-	/* under[j]: key of the list's group j below the push (0: its top). */
+	/* under[j]: key of the list's group j below its top (0: the top). */
 	uint32_t under[TM_LIFO_AHEAD];
 	const struct tm_lifo_slot *ts;
 	struct tm_lifo_slot *s;
