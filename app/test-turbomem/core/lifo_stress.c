@@ -671,14 +671,16 @@ hints(struct obj **all)
 }
 
 /*
- * copies: tm_lifo_store_members and tm_lifo_load_members copy exactly cnt
- * members, for every count below G, and write nothing beyond them.
+ * copies: tm_lifo_store_members, tm_lifo_load_members and
+ * tm_lifo_load_owned copy exactly cnt members, for every count below G,
+ * and write nothing beyond them.
  */
 static void
 copies(void)
 {
 	tm_lifo_obj_t slot[TM_LIFO_GROUP + 1];
 	void *src[TM_LIFO_GROUP + 1], *dst[TM_LIFO_GROUP + 1];
+	void *own[TM_LIFO_GROUP + 1];
 	void *fence = (void *)&fence;
 	unsigned int cnt, k;
 
@@ -686,15 +688,19 @@ copies(void)
 		for (k = 0; k <= TM_LIFO_GROUP; k++) {
 			src[k] = (void *)(uintptr_t)(0x1000 + k * 8);
 			dst[k] = fence;
+			own[k] = fence;
 			atomic_store(&slot[k], fence);
 		}
 		tm_lifo_store_members(slot, src, cnt);
 		tm_lifo_load_members(dst, slot, cnt);
+		tm_lifo_load_owned(own, slot, cnt);
 		for (k = 0; k <= TM_LIFO_GROUP; k++) {
 			if (atomic_load(&slot[k]) != (k < cnt ? src[k] : fence) ||
-					dst[k] != (k < cnt ? src[k] : fence)) {
-				FAIL("exact copies: a copy of %u members has %p at %u, expected %p",
-					cnt, dst[k], k, k < cnt ? src[k] : fence);
+					dst[k] != (k < cnt ? src[k] : fence) ||
+					own[k] != dst[k]) {
+				FAIL("exact copies: a copy of %u members has %p (owned: %p) at %u, expected %p",
+					cnt, dst[k], own[k], k,
+					k < cnt ? src[k] : fence);
 				break;
 			}
 		}

@@ -190,6 +190,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tm_atomic.h"
 
@@ -320,6 +321,8 @@ _Static_assert(sizeof(void *) != 8 ||
 _Static_assert((sizeof(struct tm_lifo_slot) &
 	(sizeof(struct tm_lifo_slot) - 1)) != 0,
 	"a slot's size is no power of two (see above)");
+_Static_assert(sizeof(tm_lifo_obj_t) == sizeof(void *),
+	"an atomic object pointer is a pointer in memory (tm_lifo_load_owned)");
 _Static_assert((1 << TM_LIFO_POS_BITS) == TM_LIFO_GROUP,
 	"a position addresses every member of a group");
 
@@ -612,8 +615,35 @@ tm_lifo_store_members(tm_lifo_obj_t *dst, void * const *src, unsigned int cnt)
 }
 
 /*
- * Copy a group's members obj[pos..G-2] to dst (room entries at least);
- * returns how many. Relaxed loads: ordered by the caller (see pop_bulk).
+ * tm_lifo_load_members of members the caller owns: groups taken whole by
+ * its commit (their keys are its own, and only an object's owner writes
+ * its slot). No write can race the copy (stale walks only read), and the
+ * pushes' stores happen-before it (their release CAS, the caller's
+ * acquire), so a whole group's and half a group's members are copied as
+ * plain memory: vector moves, where the atomics' copy is one load and one
+ * store an element (measured: bulk 32 on 1 lcore 9% faster; design page,
+ * "Owned Copies, Measured"). Other counts as tm_lifo_load_members.
+ * Never for members of a group that stays shared (a partly taken one,
+ * or before the commit): an owner may rewrite them meanwhile.
+ */
+static inline void
+tm_lifo_load_owned(void **dst, const tm_lifo_obj_t *src, unsigned int cnt)
+{
+	/* The integer step drops the atomic qualifier of the element type. */
+	const void *from = (const void *)(uintptr_t)src;
+
+	if (cnt == TM_LIFO_GROUP - 1)
+		memcpy(dst, from, (TM_LIFO_GROUP - 1) * sizeof(void *));
+	else if (cnt == TM_LIFO_GROUP / 2 - 1)
+		memcpy(dst, from, (TM_LIFO_GROUP / 2 - 1) * sizeof(void *));
+	else
+		tm_lifo_load_run(dst, src, cnt);
+}
+
+/*
+ * Copy the members obj[pos..G-2] of a group the caller owns (taken whole
+ * by its commit) to dst (room entries at least); returns how many.
+ * Ordered by the caller's commit (see pop_bulk, tm_lifo_load_owned).
  */
 static inline unsigned int
 tm_lifo_copy_members(void **dst, const struct tm_lifo_slot *s, uint32_t pos,
@@ -624,7 +654,7 @@ tm_lifo_copy_members(void **dst, const struct tm_lifo_slot *s, uint32_t pos,
 	/* Never true (room >= G - pos); lets the compiler bound dst. */
 	if (cnt > room)
 		cnt = room;
-	tm_lifo_load_members(dst, &s->obj[pos], cnt);
+	tm_lifo_load_owned(dst, &s->obj[pos], cnt);
 	return cnt;
 }
 
@@ -1133,8 +1163,8 @@ tm_lifo_pop_top_whole(struct tm_lifo *l, void **objs, unsigned int n,
 				tm_lifo_pack(ref, tm_lifo_tag(old) + 1),
 				rte_memory_order_acq_rel,
 				rte_memory_order_acquire)) {
-			/* Relaxed: ordered after the commit. */
-			tm_lifo_load_members(objs, &s->obj[pos], n - 1);
+			/* Ours now: ordered after the commit. */
+			tm_lifo_load_owned(objs, &s->obj[pos], n - 1);
 			objs[n - 1] = to_obj(ctx, key);
 			return retries;
 		}
@@ -1171,7 +1201,12 @@ static inline int
 tm_lifo_pop_near(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
-	void *tail[TM_LIFO_GROUP - 1];
+	/*
+	 * Members copied aside (at most G - 1); one entry more, so that a
+	 * compiler that inlines the copies' longer runs (unreachable here)
+	 * finds them in bounds (-Warray-bounds, groups of 8).
+	 */
+	void *tail[TM_LIFO_GROUP];
 	const struct tm_lifo_slot *s, *s2;
 	uint32_t ref, key, pos, key2, pos2, end;
 	unsigned int i, first;
@@ -1238,12 +1273,12 @@ tm_lifo_pop_near(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_backoff((unsigned int)++retries);
 	}
 
-	/* Relaxed: groups taken whole are ours, as in pop_bulk. */
+	/* Groups taken whole are ours, as in pop_bulk (tm_lifo_load_owned). */
 	if (first != 0) {
-		tm_lifo_load_members(objs, &s->obj[pos], first - 1);
+		tm_lifo_load_owned(objs, &s->obj[pos], first - 1);
 		objs[first - 1] = to_obj(ctx, key);
 		if (first != n && end == TM_LIFO_GROUP) {
-			tm_lifo_load_members(&objs[first], &s2->obj[pos2],
+			tm_lifo_load_owned(&objs[first], &s2->obj[pos2],
 					n - first - 1);
 			objs[n - 1] = to_obj(ctx, key2);
 		}
@@ -1265,7 +1300,12 @@ static inline int
 tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
-	void *tail[TM_LIFO_GROUP - 1];
+	/*
+	 * Members copied aside (at most G - 1); one entry more, so that a
+	 * compiler that inlines the copies' longer runs (unreachable here)
+	 * finds them in bounds (-Warray-bounds, groups of 8).
+	 */
+	void *tail[TM_LIFO_GROUP];
 	const struct tm_lifo_slot *s;
 	unsigned int i, j, nb_tail;
 	uint32_t ref, key, pos, end, d;
@@ -1393,7 +1433,8 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 	/*
 	 * The groups taken whole are ours now: their keys are ours, and only
 	 * an object's owner writes its slot, so this walk reads what the
-	 * first one did (relaxed: ordered after the commit's acquire).
+	 * first one did (links relaxed, members plain: tm_lifo_load_owned;
+	 * ordered after the commit's acquire).
 	 */
 	ref = tm_lifo_top(old);
 	for (i = 0; i < n - nb_tail; ) {
