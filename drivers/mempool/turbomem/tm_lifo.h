@@ -268,6 +268,13 @@ extern "C" {
 #define TM_LIFO_NIL ((UINT32_C(1) << TM_LIFO_IDX_BITS) - 1)
 /** Largest capacity: every index must differ from TM_LIFO_NIL. */
 #define TM_LIFO_MAX_CAPACITY TM_LIFO_NIL
+/*
+ * Entries of a pop's table of members copied aside before its commit (at
+ * most G - 1, from a group that stays shared); one more, so that a
+ * compiler that inlines the copies' longer runs (unreachable there) finds
+ * them in bounds (-Warray-bounds, groups of 8).
+ */
+#define TM_LIFO_TAIL TM_LIFO_GROUP
 
 /*
  * Test-only preemption point between reading the head and committing.
@@ -1201,12 +1208,7 @@ static inline int
 tm_lifo_pop_near(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
-	/*
-	 * Members copied aside (at most G - 1); one entry more, so that a
-	 * compiler that inlines the copies' longer runs (unreachable here)
-	 * finds them in bounds (-Warray-bounds, groups of 8).
-	 */
-	void *tail[TM_LIFO_GROUP];
+	void *tail[TM_LIFO_TAIL];
 	const struct tm_lifo_slot *s, *s2;
 	uint32_t ref, key, pos, key2, pos2, end;
 	unsigned int i, first;
@@ -1300,12 +1302,7 @@ static inline int
 tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 		tm_lifo_to_obj_t *to_obj, const void *ctx)
 {
-	/*
-	 * Members copied aside (at most G - 1); one entry more, so that a
-	 * compiler that inlines the copies' longer runs (unreachable here)
-	 * finds them in bounds (-Warray-bounds, groups of 8).
-	 */
-	void *tail[TM_LIFO_GROUP];
+	void *tail[TM_LIFO_TAIL];
 	const struct tm_lifo_slot *s;
 	unsigned int i, j, nb_tail;
 	uint32_t ref, key, pos, end, d;
