@@ -18,7 +18,8 @@
  * |                              | bytes back to the start, name reusable    |
  * | turbomem_chunks_autotest     | several chunks in unsorted address order, |
  * |                              | page-constrained and unaligned layouts,   |
- * |                              | anonymous memory: census over all objects |
+ * |                              | chunks 4 GB apart, anonymous memory:      |
+ * |                              | census over all objects                   |
  * | turbomem_pktmbuf_autotest    | rte_pktmbuf_pool_create_by_ops pool works |
  * | turbomem_badinput_autotest   | a socket that does not exist is refused,  |
  * |                              | free after failed alloc, name free again  |
@@ -27,6 +28,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
@@ -381,6 +383,51 @@ out:
 	return ret;
 }
 
+/*
+ * Two chunks of the application's memory 4 GB apart, objects that must
+ * not cross 4 KB pages (3 a page): blocks as short as a page's objects
+ * would need more than TM_OBJMAP_MAX_BLOCKS entries over that span, so
+ * the map's table falls back to one entry range per chunk, without index
+ * origins (turbomem_objmap.c, tm_objmap_build_blocks). Every object must
+ * still map both ways.
+ */
+static int
+test_chunks_far(void)
+{
+	const size_t gap = (size_t)4 << 30, len = 64u << 10;
+	struct rte_mempool *mp = NULL;
+	struct tm_objset c = { 0 };
+	unsigned int n = 2 * (len / 4096) * 3;
+	int ret = TEST_SUCCESS, r1, r2;
+	char *map;
+
+	/* Address space only: two 64 KB regions at its ends are used. */
+	map = mmap(NULL, gap + len, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	TEST_ASSERT(map != MAP_FAILED, "mmap of %zu bytes", gap + len);
+	TEST_CHECK(mprotect(map, len, PROT_READ | PROT_WRITE) == 0 &&
+		mprotect(map + gap, len, PROT_READ | PROT_WRITE) == 0,
+		"mprotect");
+	mp = rte_mempool_create_empty("tm_chunks_far", n, 1000, 0, 0,
+			SOCKET_ID_ANY, 0);
+	TEST_CHECK(mp != NULL, "create_empty: %s", rte_strerror(rte_errno));
+	TEST_CHECK(rte_mempool_set_ops_byname(mp, TM_OPS, NULL) == 0,
+		"set_ops");
+	/* The upper chunk first: unsorted, as above. */
+	r1 = rte_mempool_populate_virt(mp, map + gap, len, 4096, NULL, NULL);
+	r2 = rte_mempool_populate_virt(mp, map, len, 4096, NULL, NULL);
+	TEST_CHECK(r1 > 0 && r2 > 0 && (unsigned int)(r1 + r2) == n,
+		"populate_virt gave %d and %d of %u", r1, r2, n);
+	TEST_CHECK(tm_objset_init(&c, mp) == 0 && c.nb == n, "obj_iter %u",
+		c.nb);
+	TEST_CHECK(census_drain(mp, c.nb) == 0, "census failed");
+out:
+	tm_objset_fini(&c);
+	rte_mempool_free(mp);
+	munmap(map, gap + len);
+	return ret;
+}
+
 static int
 test_chunks(void)
 {
@@ -397,6 +444,9 @@ test_chunks(void)
 		return TEST_FAILED;
 	/* Objects larger than a page. */
 	if (test_chunks_one("tm_chunks_big", 5000, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* Chunks too far apart for a table of pages' runs. */
+	if (test_chunks_far() != TEST_SUCCESS)
 		return TEST_FAILED;
 	/* One chunk, one object per page, object 0 before the first page. */
 	if (test_one_per_page("tm_opp_k1", 64) != TEST_SUCCESS ||

@@ -3,6 +3,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <rte_malloc.h>
@@ -86,88 +87,179 @@ tm_objmap_plan(const struct tm_objmap *m, struct tm_chunk *c, char *va,
 }
 
 /*
- * Whether the entries may carry index origins (m->blk_stride): every chunk
- * lays its objects at one stride from its base (no page boundary inside:
- * no page constraint, or all objects before the first boundary) and
- * (obj - origin) / total_sz, below nb_objs * total_sz, stays exact
- * (tm_objmap_div).
+ * Whether (obj - origin) / total_sz stays exact (tm_objmap_div) for every
+ * object of the pool: offsets below nb_objs * total_sz.
  */
-static uint32_t
+static bool
+tm_objmap_div_exact(const struct tm_objmap *m)
+{
+	return (uint64_t)m->nb_objs * m->total_sz < UINT64_MAX / m->total_sz;
+}
+
+/*
+ * Whether every chunk lays its objects at one stride from its base (no
+ * page boundary inside: no page constraint, or all objects before the
+ * first boundary), so that one index origin per chunk serves all of its
+ * objects.
+ */
+static bool
 tm_objmap_stride(const struct tm_objmap *m)
 {
 	uint32_t i;
 
-	if ((uint64_t)m->nb_objs * m->total_sz >= UINT64_MAX / m->total_sz)
-		return 0;
 	for (i = 0; i < m->nb_chunks; i++) {
 		const struct tm_chunk *c = &m->chunks[i];
 
 		if (c->pg_shift != TM_OBJMAP_NO_PAGE_SHIFT &&
 				c->k0 < c->nb_objs)
-			return 0;
+			return false;
 	}
-	return 1;
+	return true;
 }
 
 /*
- * Rebuild the block table over every chunk (see the header); without it
- * (too sparse, or no memory) lookups fall back to a binary search. The
- * blocks cover object addresses, each chunk moved up by header_size.
+ * A run of a chunk's objects at one stride: object pointers [lo, hi),
+ * index origin v (struct tm_objmap_blk).
  */
-static void
-tm_objmap_build_blocks(struct tm_objmap *m)
+struct tm_objmap_run {
+	uintptr_t lo;
+	uintptr_t hi;
+	uintptr_t v;
+};
+
+/*
+ * Runs of chunk c: with by_page, one per page holding objects where
+ * pages constrain them (the first page's run, then one per further page:
+ * each page starts afresh, so each has its own origin); otherwise, and
+ * for a chunk without a page boundary among its objects, the whole chunk.
+ */
+static uint32_t
+tm_chunk_nb_runs(const struct tm_chunk *c, bool by_page)
+{
+	if (!by_page || c->pg_shift == TM_OBJMAP_NO_PAGE_SHIFT ||
+			c->k0 >= c->nb_objs)
+		return 1;
+	return 1 + (c->nb_objs - c->k0 + c->per_page - 1) / c->per_page;
+}
+
+/* Run r of chunk c (tm_chunk_nb_runs); lo == hi where it holds none. */
+static struct tm_objmap_run
+tm_chunk_run(const struct tm_objmap *m, const struct tm_chunk *c, uint32_t r,
+		bool by_page)
+{
+	struct tm_objmap_run run;
+	uintptr_t at = c->base;	/* element of the run's first object */
+	uint32_t first = 0, nb = c->nb_objs;
+
+	if (tm_chunk_nb_runs(c, by_page) > 1) {
+		nb = c->k0;
+		if (r > 0) {
+			first = c->k0 + (r - 1) * c->per_page;
+			nb = RTE_MIN(c->per_page, c->nb_objs - first);
+			at = c->page0 + ((uintptr_t)r << c->pg_shift);
+		}
+	}
+	run.lo = at + m->header_size;
+	/* A page's objects end at the last; a whole chunk's at its end. */
+	run.hi = tm_chunk_nb_runs(c, by_page) > 1 ?
+		run.lo + (uintptr_t)nb * m->total_sz : c->end + m->header_size;
+	if (nb == 0)
+		run.hi = run.lo;
+	run.v = run.lo - (uintptr_t)(c->first_idx + first) * m->total_sz;
+	return run;
+}
+
+/*
+ * Build the block table over the chunks' runs (see the header), with the
+ * runs' index origins if stride; false where it would exceed
+ * TM_OBJMAP_MAX_BLOCKS entries or memory runs out. Blocks of the largest
+ * power of two not above the shortest run: a block meets at most two
+ * runs (a third would have to fit inside it).
+ */
+static bool
+tm_objmap_fill_blocks(struct tm_objmap *m, bool by_page, bool stride)
 {
 	uintptr_t lo = UINTPTR_MAX, hi = 0, min_len = UINTPTR_MAX, b, nb;
-	uintptr_t hdr = m->header_size;
 	struct tm_objmap_blk *blk;
-	uint32_t i, k, shift, stride;
+	struct tm_objmap_run run;
+	uint32_t i, k, r, shift;
 
-	rte_free(m->blk);
-	m->blk = NULL;
-	m->blk_stride = 0;
 	for (i = 0; i < m->nb_chunks; i++) {
 		const struct tm_chunk *c = &m->chunks[i];
 
-		lo = RTE_MIN(lo, c->base + hdr);
-		hi = RTE_MAX(hi, c->end + hdr);
-		min_len = RTE_MIN(min_len, c->end - c->base);
+		for (r = 0; r < tm_chunk_nb_runs(c, by_page); r++) {
+			run = tm_chunk_run(m, c, r, by_page);
+			if (run.lo == run.hi)
+				continue;
+			lo = RTE_MIN(lo, run.lo);
+			hi = RTE_MAX(hi, run.hi);
+			min_len = RTE_MIN(min_len, run.hi - run.lo);
+		}
 	}
-	shift = rte_fls_u64(min_len) - 1; /* min_len >= one element */
+	if (hi == 0)
+		return false;
+	shift = rte_fls_u64(min_len) - 1;
 	nb = ((hi - 1) >> shift) - (lo >> shift) + 1;
 	if (nb > TM_OBJMAP_MAX_BLOCKS)
-		return;
+		return false;
 	blk = rte_malloc_socket("turbomem_objmap", nb * sizeof(*blk),
 			RTE_CACHE_LINE_SIZE, m->socket_id);
 	if (blk == NULL)
-		return;
+		return false;
 	for (b = 0; b < nb; b++)
 		blk[b] = (struct tm_objmap_blk){ 0, 0, 0, TM_OBJMAP_NO_CHUNK,
 			TM_OBJMAP_NO_CHUNK };
-	stride = tm_objmap_stride(m);
-	/* In address order: a block's second chunk is its upper one. */
+	/* In address order: a block's second run is its upper one. */
 	for (k = 0; k < m->nb_chunks; k++) {
 		const struct tm_chunk *c = &m->chunks[m->by_va[k]];
-		uintptr_t v = stride ? c->base + hdr -
-			(uintptr_t)c->first_idx * m->total_sz : 0;
 
-		for (b = (c->base + hdr) >> shift;
-				b <= (c->end + hdr - 1) >> shift; b++) {
-			struct tm_objmap_blk *e = &blk[b - (lo >> shift)];
+		for (r = 0; r < tm_chunk_nb_runs(c, by_page); r++) {
+			run = tm_chunk_run(m, c, r, by_page);
+			if (run.lo == run.hi)
+				continue;
+			if (!stride)
+				run.v = 0;
+			for (b = run.lo >> shift; b <= (run.hi - 1) >> shift;
+					b++) {
+				struct tm_objmap_blk *e =
+					&blk[b - (lo >> shift)];
 
-			if (e->lo == TM_OBJMAP_NO_CHUNK) {
-				e->lo = m->by_va[k];
-				e->vlo = v;
-			} else {
-				e->split = c->base + hdr;
+				if (e->lo == TM_OBJMAP_NO_CHUNK) {
+					e->lo = m->by_va[k];
+					e->vlo = run.v;
+				} else {
+					e->split = run.lo;
+				}
+				e->hi = m->by_va[k];
+				e->vhi = run.v;
 			}
-			e->hi = m->by_va[k];
-			e->vhi = v;
 		}
 	}
 	m->blk_shift = shift;
 	m->blk_at = (uintptr_t)blk - (lo >> shift) * sizeof(*blk);
 	m->blk_stride = stride;
 	m->blk = blk;
+	return true;
+}
+
+/*
+ * Rebuild the block table (see the header); without it (too sparse, or
+ * no memory) lookups fall back to a binary search. Index origins per run
+ * (a page's objects where pages constrain them, IOVA as PA's chunks of
+ * several hugepages), so that a put loads one entry whatever the layout;
+ * where runs that short would make the table too large, one entry range
+ * per chunk, with origins only if every chunk is one run.
+ */
+static void
+tm_objmap_build_blocks(struct tm_objmap *m)
+{
+	rte_free(m->blk);
+	m->blk = NULL;
+	m->blk_stride = 0;
+	if (tm_objmap_div_exact(m) && tm_objmap_fill_blocks(m, true, true))
+		return;
+	tm_objmap_fill_blocks(m, false,
+		tm_objmap_div_exact(m) && tm_objmap_stride(m));
 }
 
 int

@@ -25,15 +25,19 @@
  * - index to object: a table of object pointers (8 bytes per object),
  *   used for one chunk too: a load instead of ~30 instructions of
  *   page arithmetic (measured with callgrind, 1-object gets);
- * - object to index: a table of address blocks of 2^blk_shift bytes,
- *   blk_shift = log2 of the smallest chunk rounded down, covering the span
- *   of the chunks' object addresses (each chunk moved up by header_size,
- *   so that the object pointer itself, not its element, indexes it). A
- *   block then meets at most two chunks (a third would have to fit inside
- *   it, smaller than the smallest), so an entry holds the lower chunk,
- *   the upper one and the object address where the upper starts, and,
- *   where every chunk lays its objects at one stride from its base, each
- *   one's index origin (see struct tm_objmap_blk).
+ * - object to index: a table of address blocks of 2^blk_shift bytes
+ *   covering the span of the chunks' object addresses (each chunk moved
+ *   up by header_size, so that the object pointer itself, not its
+ *   element, indexes it), over runs of objects at one stride: each page's
+ *   objects where pages constrain them (IOVA as PA merges physically
+ *   contiguous hugepages into chunks of several pages), else each chunk.
+ *   blk_shift = log2 of the shortest run rounded down, so that a block
+ *   meets at most two runs (a third would have to fit inside it, shorter
+ *   than the shortest): an entry holds the lower run's chunk, the upper
+ *   one's, the object address where the upper starts and each run's
+ *   index origin (see struct tm_objmap_blk). Where runs that short would
+ *   exceed TM_OBJMAP_MAX_BLOCKS entries, the runs are the chunks, with
+ *   origins only if every chunk lays its objects at one stride.
  *   The table is built at each populate; when the chunks are so scattered
  *   that it would exceed TM_OBJMAP_MAX_BLOCKS entries (or memory runs out)
  *   a binary search over the chunks sorted by address is used instead.
@@ -69,12 +73,13 @@ struct tm_chunk {
 #define TM_OBJMAP_NO_CHUNK UINT32_MAX
 
 /**
- * An address block of object pointers: chunk lo below split, chunk hi
- * from split on. With m->blk_stride, vlo and vhi are the chunks' index
- * origins, base + header_size - first_idx * total_sz, so that the index
- * of an object obj of this block is (obj - (obj < split ? vlo : vhi)) /
- * total_sz: a one-object put loads this entry and nothing else of the
- * chunk (0 where the block has no such chunk).
+ * An address block of object pointers: the lower run (of chunk lo) below
+ * split, the upper (of chunk hi) from split on. With m->blk_stride, vlo
+ * and vhi are the runs' index origins, the run's first object pointer
+ * minus its index times total_sz, so that the index of an object obj of
+ * this block is (obj - (obj < split ? vlo : vhi)) / total_sz: a
+ * one-object put loads this entry and nothing else of the chunk (0 where
+ * the block has no such run).
  */
 struct tm_objmap_blk {
 	uintptr_t split;
@@ -136,10 +141,9 @@ struct tm_objmap {
 	uint32_t capacity;		/**< objects the pool may hold */
 	uint32_t blk_shift;		/**< log2 of a block of blk */
 	/**
-	 * With the block table, 1 where every chunk lays its objects at one
-	 * stride from its base (no page boundary inside, as one chunk per
-	 * hugepage, or objects free to cross pages) and the entries' vlo and
-	 * vhi are set (tm_objmap_build_blocks); 0 otherwise.
+	 * With the block table, 1 where the entries' vlo and vhi are set:
+	 * the table's runs are pages, or chunks that each lay their objects
+	 * at one stride (tm_objmap_build_blocks); 0 otherwise.
 	 */
 	uint32_t blk_stride;
 	/**
