@@ -142,29 +142,28 @@ tm_chunk_nb_runs(const struct tm_chunk *c, bool by_page)
 	return 1 + (c->nb_objs - c->k0 + c->per_page - 1) / c->per_page;
 }
 
-/* Run r of chunk c (tm_chunk_nb_runs); lo == hi where it holds none. */
+/*
+ * Run r of chunk c (tm_chunk_nb_runs); lo == hi where it holds none (a
+ * first page too short for an object). Chunks hold objects (populate adds
+ * no empty one).
+ */
 static struct tm_objmap_run
 tm_chunk_run(const struct tm_objmap *m, const struct tm_chunk *c, uint32_t r,
 		bool by_page)
 {
+	bool paged = tm_chunk_nb_runs(c, by_page) > 1;
 	struct tm_objmap_run run;
-	uintptr_t at = c->base;	/* element of the run's first object */
-	uint32_t first = 0, nb = c->nb_objs;
+	uint32_t first = 0, nb = c->k0;
 
-	if (tm_chunk_nb_runs(c, by_page) > 1) {
-		nb = c->k0;
-		if (r > 0) {
-			first = c->k0 + (r - 1) * c->per_page;
-			nb = RTE_MIN(c->per_page, c->nb_objs - first);
-			at = c->page0 + ((uintptr_t)r << c->pg_shift);
-		}
+	if (paged && r > 0) {
+		first = c->k0 + (r - 1) * c->per_page;
+		nb = RTE_MIN(c->per_page, c->nb_objs - first);
 	}
-	run.lo = at + m->header_size;
-	/* A page's objects end at the last; a whole chunk's at its end. */
-	run.hi = tm_chunk_nb_runs(c, by_page) > 1 ?
-		run.lo + (uintptr_t)nb * m->total_sz : c->end + m->header_size;
-	if (nb == 0)
-		run.hi = run.lo;
+	/* Where the library's placement puts the run's first object. */
+	run.lo = (uintptr_t)tm_chunk_obj(m, c, first);
+	/* A page's objects end at its last; a whole chunk's at its end. */
+	run.hi = paged ? run.lo + (uintptr_t)nb * m->total_sz :
+		c->end + m->header_size;
 	run.v = run.lo - (uintptr_t)(c->first_idx + first) * m->total_sz;
 	return run;
 }
