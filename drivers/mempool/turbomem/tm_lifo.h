@@ -237,20 +237,24 @@ extern "C" {
 #error "TM_LIFO_AHEAD must be even, 4 to 16"
 #endif
 /*
- * Largest backoff after a failed CAS: 2^TM_LIFO_BACKOFF_SHIFT pauses (8;
+ * Largest backoff after a failed CAS: 2^TM_LIFO_BACKOFF_SHIFT pauses (16;
  * see "Backoff" in the file comment). 0 keeps one pause per failure, -1
  * none.
  * Measured (design page, "Backoff, Measured"): on 2 pinned lcores that
- * both get and put, 3 gives 1.4x to 4x ring_mp_mc (no backoff: 0.6x to
- * 1.2x) and 5 gives 2x to 5x, but in the pipeline (one lcore gets, the
- * other puts) 5 costs 30% of the speed without a backoff and 3 nothing
- * beyond the noise. The price of any backoff: while two lcores contend,
- * the one that keeps committing serves itself first (bench.sh full: in
- * 12 of 30 rows one worker got 2 to 9.8 times the objects of the other
- * in a round; ring_mp_mc in none), which -1 avoids.
+ * both get and put, 3 gave 1.4x to 4x ring_mp_mc (no backoff: 0.6x to
+ * 1.2x) and 5 gave 2x to 5x, but in the pipeline (one lcore gets, the
+ * other puts) 5 cost 30% of the speed without a backoff, so 3 was kept.
+ * Since the put list the pipeline's two lcores no longer CAS one word,
+ * and 4 and 5 cost it nothing beyond the noise; 4 gains on 2 pinned
+ * lcores at every bulk (5 loses at bulk 16), and most where moving a
+ * line between the CPUs is slow (design page, "Backoff with the Put
+ * List, Measured"). The price of any backoff: while two lcores contend,
+ * the one that keeps committing serves itself first (a round where one
+ * worker gets several times the objects of the other; ring_mp_mc in
+ * none), which -1 avoids.
  */
 #ifndef TM_LIFO_BACKOFF_SHIFT
-#define TM_LIFO_BACKOFF_SHIFT 3
+#define TM_LIFO_BACKOFF_SHIFT 4
 #endif
 #if TM_LIFO_BACKOFF_SHIFT < -1 || TM_LIFO_BACKOFF_SHIFT > 10
 #error "TM_LIFO_BACKOFF_SHIFT must be in [-1, 10]"
