@@ -246,12 +246,12 @@ extern "C" {
  * other puts) 5 cost 30% of the speed without a backoff, so 3 was kept.
  * Since the put list the pipeline's two lcores no longer CAS one word,
  * and 4 and 5 cost it nothing beyond the noise; 4 gains on 2 pinned
- * lcores at every bulk (5 loses at bulk 16), and most where moving a
- * line between the CPUs is slow (design page, "Backoff with the Put
- * List, Measured"). The price of any backoff: while two lcores contend,
- * the one that keeps committing serves itself first (a round where one
- * worker gets several times the objects of the other; ring_mp_mc in
- * none), which -1 avoids.
+ * lcores at every bulk (5 loses at bulks 4 and 16), and most where
+ * moving a line between the CPUs is slow (design page, "Backoff with
+ * the Put List, Measured"). The price of any backoff: while two lcores
+ * contend, the one that keeps committing serves itself first (bench.sh
+ * full: in 11 of 30 rows one worker got 2 to 4.4 times the objects of
+ * the other in a round; ring_mp_mc in 2), which -1 avoids.
  */
 #ifndef TM_LIFO_BACKOFF_SHIFT
 #define TM_LIFO_BACKOFF_SHIFT 4
