@@ -198,7 +198,7 @@ turbomem_put_small(struct rte_mempool *mp, struct turbomem_pool *tp,
 /*
  * 1 <= n <= TM_LIFO_GROUP, a pool of several chunks whose block entries
  * carry no index origins (a table of whole chunks with page ends inside,
- * where one of pages' runs would be too large: turbomem_objmap.c,
+ * where a table of pages' runs would be too large: turbomem_objmap.c,
  * tm_objmap_build_blocks): the chunk's arithmetic.
  */
 static __rte_noinline int
