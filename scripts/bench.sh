@@ -51,6 +51,15 @@
 #   TM_RESULTS_DIR      output directory (default results)
 #   TM_BENCH_PREFIX     EAL --file-prefix base (default tm-bench-<hash of
 #                       the plugin path>)
+#   TM_DPDK_PREFIX      measure on the DPDK installed in this prefix instead
+#                       of the system's: the project is built out of tree
+#                       against it (build-dpdk-<version>, the -d plugin of
+#                       that DPDK) and run with its libraries and handlers
+#   TM_BENCH_DPDK       a DPDK release to measure on (e.g. 26.07): built
+#                       with turbomem in tree and installed in a private
+#                       prefix by scripts/dpdk.sh (dpdk_build, cached by
+#                       checksum; the source as dpdk_tarball finds it), then
+#                       as TM_DPDK_PREFIX
 
 set -euo pipefail
 export LC_ALL=C
@@ -195,14 +204,29 @@ cache_claim() {
 	cc_run "$b" "$(pkg-config --modversion libdpdk)"
 
 	if [ -n "${TM_DPDK_PREFIX:-}" ]; then
-		pc=$(dirname "$(find "$TM_DPDK_PREFIX" -name libdpdk.pc -path '*pkgconfig*' | head -1)")
-		ver=$(PKG_CONFIG_PATH=$pc pkg-config --modversion libdpdk)
-		b2=build-dpdk-$ver
-		[ -f "$b2/build.ninja" ] || PKG_CONFIG_PATH=$pc "$MESON" setup "$b2" >/dev/null
-		"$NINJA" -C "$b2" >/dev/null
-		libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir libdpdk)
-		cc_run "$b2" "$ver" LD_LIBRARY_PATH="$libdir"
+		oot_build "$TM_DPDK_PREFIX"
+		cc_run "$oot_dir" "$oot_version" LD_LIBRARY_PATH="$oot_libdir"
 	fi
+}
+
+# oot_build PREFIX: configure (once) and build the project out of tree
+# against the DPDK installed in PREFIX, in build-dpdk-<its version>; sets
+# oot_dir, oot_version and oot_libdir (its shared libraries, for
+# LD_LIBRARY_PATH). Dies, naming the prefix, where it holds no libdpdk.pc.
+oot_build() {
+	local pc
+	MESON=${MESON:-$(pick_tool meson /usr/bin/meson)}
+	NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)}
+	pc=$(find "$1" -name libdpdk.pc -path '*pkgconfig*' 2>/dev/null | head -1) || true
+	[ -n "$pc" ] || die "DPDK prefix $1: no libdpdk.pc under it (a DPDK installed with meson install)"
+	pc=$(dirname "$pc")
+	oot_version=$(PKG_CONFIG_PATH=$pc pkg-config --modversion libdpdk)
+	oot_libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir libdpdk)
+	oot_dir=build-dpdk-$oot_version
+	[ -f "$oot_dir/build.ninja" ] ||
+		PKG_CONFIG_PATH=$pc "$MESON" setup "$oot_dir" >/dev/null ||
+		die "configuring $oot_dir against $1 failed"
+	"$NINJA" -C "$oot_dir" >/dev/null || die "building $oot_dir failed"
 }
 
 case "$mode" in
@@ -210,6 +234,18 @@ vs-dpdk) vs_dpdk; exit 0 ;;
 cache-claim) cache_claim; exit 0 ;;
 esac
 
+if [ -n "${TM_BENCH_DPDK:-}" ]; then
+	# shellcheck source=scripts/dpdk.sh
+	. scripts/dpdk.sh
+	TM_DPDK_PREFIX=$(dpdk_build "$(dpdk_tarball "$TM_BENCH_DPDK")") ||
+		die "DPDK $TM_BENCH_DPDK: no build (see the lines above)"
+fi
+if [ -n "${TM_DPDK_PREFIX:-}" ]; then
+	oot_build "$TM_DPDK_PREFIX"
+	TM_BUILD_DIR=$oot_dir
+	export LD_LIBRARY_PATH=$oot_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	log "measuring on DPDK $oot_version ($TM_DPDK_PREFIX), built out of tree in $oot_dir"
+fi
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_BENCH_APP=${TM_BENCH_APP:-$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem}
 TM_PLUGIN=${TM_PLUGIN:-$TM_BUILD_DIR/librte_mempool_turbomem.so}
