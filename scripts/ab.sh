@@ -28,7 +28,9 @@
 # Environment: TM_BUILD_DIR (build), TM_PLUGIN (the tree's plugin; default
 # built in $TM_BUILD_DIR), TM_RESULTS_DIR (results),
 # TM_AB_ROUNDS (5), TM_AB_SECONDS (0.3, per measurement; 3 measurements
-# per EAL run)
+# per EAL run); TM_BENCH_DPDK=VERSION or TM_DPDK_PREFIX=DIR: on that DPDK
+# instead of the system's, the bench app, the tree's plugin and every
+# variant built out of tree against it (scripts/dpdk.sh, dpdk_measure)
 #
 # Exit: 0 with the table, 1 when a patch does not apply (nothing of it left
 # behind), a build or a run fails, or a row is missing; 2 on a usage error
@@ -41,6 +43,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tm_name=ab.sh
 # shellcheck source=scripts/common.sh
 . scripts/common.sh
+# shellcheck source=scripts/dpdk.sh
+. scripts/dpdk.sh
 
 usage() {
 	echo "usage: $0 PATCH... (see the head of scripts/ab.sh)" >&2
@@ -58,6 +62,10 @@ TM_AB_SECONDS=${TM_AB_SECONDS:-0.3}
 case "$TM_AB_ROUNDS" in '' | *[!0-9]* | 0)
 	log "error: TM_AB_ROUNDS=$TM_AB_ROUNDS: a round count from 1 is needed"; exit 2 ;;
 esac
+if [ -n "${TM_BENCH_DPDK:-}${TM_DPDK_PREFIX:-}" ]; then
+	dpdk_measure
+	TM_BUILD_DIR=$oot_dir
+fi
 out=${TM_RESULTS_DIR:-results}/ab
 app=$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem
 [ -x "$app" ] || die "$app not built (meson setup $TM_BUILD_DIR && ninja -C $TM_BUILD_DIR)"

@@ -68,6 +68,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$(pwd)
 # shellcheck source=scripts/common.sh
 . scripts/common.sh
+# shellcheck source=scripts/dpdk.sh
+. scripts/dpdk.sh
 
 mode=${1:-quick}
 case "$mode" in
@@ -209,42 +211,15 @@ cache_claim() {
 	fi
 }
 
-# oot_build PREFIX: configure (once) and build the project out of tree
-# against the DPDK installed in PREFIX, in build-dpdk-<its version>; sets
-# oot_dir, oot_version and oot_libdir (its shared libraries, for
-# LD_LIBRARY_PATH). Dies, naming the prefix, where it holds no libdpdk.pc.
-oot_build() {
-	local pc
-	MESON=${MESON:-$(pick_tool meson /usr/bin/meson)}
-	NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)}
-	pc=$(find "$1" -name libdpdk.pc -path '*pkgconfig*' 2>/dev/null | head -1) || true
-	[ -n "$pc" ] || die "DPDK prefix $1: no libdpdk.pc under it (a DPDK installed with meson install)"
-	pc=$(dirname "$pc")
-	oot_version=$(PKG_CONFIG_PATH=$pc pkg-config --modversion libdpdk)
-	oot_libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir libdpdk)
-	oot_dir=build-dpdk-$oot_version
-	[ -f "$oot_dir/build.ninja" ] ||
-		PKG_CONFIG_PATH=$pc "$MESON" setup "$oot_dir" >/dev/null ||
-		die "configuring $oot_dir against $1 failed"
-	"$NINJA" -C "$oot_dir" >/dev/null || die "building $oot_dir failed"
-}
-
 case "$mode" in
 vs-dpdk) vs_dpdk; exit 0 ;;
 cache-claim) cache_claim; exit 0 ;;
 esac
 
-if [ -n "${TM_BENCH_DPDK:-}" ]; then
-	# shellcheck source=scripts/dpdk.sh
-	. scripts/dpdk.sh
-	TM_DPDK_PREFIX=$(dpdk_build "$(dpdk_tarball "$TM_BENCH_DPDK")") ||
-		die "DPDK $TM_BENCH_DPDK: no build (see the lines above)"
-fi
-if [ -n "${TM_DPDK_PREFIX:-}" ]; then
-	oot_build "$TM_DPDK_PREFIX"
+# The DPDK to measure on (TM_BENCH_DPDK, TM_DPDK_PREFIX): see dpdk_measure.
+if [ -n "${TM_BENCH_DPDK:-}${TM_DPDK_PREFIX:-}" ]; then
+	dpdk_measure
 	TM_BUILD_DIR=$oot_dir
-	export LD_LIBRARY_PATH=$oot_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	log "measuring on DPDK $oot_version ($TM_DPDK_PREFIX), built out of tree in $oot_dir"
 fi
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_BENCH_APP=${TM_BENCH_APP:-$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem}

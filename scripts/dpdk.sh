@@ -323,6 +323,49 @@ dpdk_build_driver() {
 	) 9> "$root/lock"
 }
 
+# oot_build PREFIX: configure (once) and build this project out of tree
+# against the DPDK installed in PREFIX, in build-dpdk-<its version> at the
+# repository root; sets oot_dir, oot_version, oot_libdir (its shared
+# libraries, for LD_LIBRARY_PATH) and oot_pkgconfig (the directory of its
+# libdpdk.pc). Dies, naming the prefix, where it holds no libdpdk.pc.
+oot_build() {
+	local pc
+	MESON=${MESON:-$(pick_tool meson /usr/bin/meson)}
+	NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)}
+	pc=$(find "$1" -name libdpdk.pc -path '*pkgconfig*' 2>/dev/null | head -1) || true
+	[ -n "$pc" ] || die "DPDK prefix $1: no libdpdk.pc under it (a DPDK installed with meson install)"
+	pc=$(dirname "$pc")
+	oot_pkgconfig=$pc
+	oot_version=$(PKG_CONFIG_PATH=$pc pkg-config --modversion libdpdk)
+	oot_libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir libdpdk)
+	oot_dir=$tm_top/build-dpdk-$oot_version
+	[ -f "$oot_dir/build.ninja" ] ||
+		PKG_CONFIG_PATH=$pc "$MESON" setup "$oot_dir" "$tm_top" >/dev/null ||
+		die "configuring $oot_dir against $1 failed"
+	"$NINJA" -C "$oot_dir" >/dev/null || die "building $oot_dir failed"
+}
+
+# dpdk_measure: the DPDK a measuring script (bench.sh, ab.sh) runs on,
+# other than the system's:
+#   TM_BENCH_DPDK=VERSION  a release, built with turbomem in tree and
+#                          installed in a private prefix (dpdk_build of
+#                          dpdk_tarball VERSION, cached by checksum)
+#   TM_DPDK_PREFIX=DIR     a DPDK already installed in DIR
+# Builds this project out of tree against it (oot_build: oot_dir is then
+# the build directory to use) and exports LD_LIBRARY_PATH (its libraries;
+# EAL loads its own mempool drivers) and PKG_CONFIG_PATH (so that any
+# further meson setup, such as ab.sh's variants, builds against it too).
+dpdk_measure() {
+	if [ -n "${TM_BENCH_DPDK:-}" ]; then
+		TM_DPDK_PREFIX=$(dpdk_build "$(dpdk_tarball "$TM_BENCH_DPDK")") ||
+			die "DPDK $TM_BENCH_DPDK: no build (see the lines above)"
+	fi
+	oot_build "$TM_DPDK_PREFIX"
+	export LD_LIBRARY_PATH=$oot_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export PKG_CONFIG_PATH=$oot_pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+	log "measuring on DPDK $oot_version ($TM_DPDK_PREFIX), built out of tree in $oot_dir"
+}
+
 # --- dpdk.sh matrix / forbidden / intree -------------------------------------
 
 # Results are files ($work/result/VERSION.BUILD.CHECK), so that checks may

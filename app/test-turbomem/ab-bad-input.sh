@@ -5,8 +5,9 @@
 # ab-bad-input.sh AB.SH: scripts/ab.sh refuses what it cannot run with one
 # line naming the argument and its exit status, and leaves nothing behind:
 # no argument, an option, a missing patch file, TM_AB_ROUNDS=0 (status 2,
-# results directory not created), a patch that does not apply (status 1,
-# no copy of the tree left).
+# results directory not created), a TM_DPDK_PREFIX without a DPDK (status
+# 1, nothing created), a patch that does not apply (status 1, no copy of
+# the tree left).
 ab=$1
 d=$(mktemp -d) || exit 1
 trap 'rm -rf "$d"' EXIT
@@ -37,6 +38,9 @@ expect 2 "'--rounds': ab.sh takes patch files, no option" -- --rounds 3
 expect 2 "$d/none.patch: no such patch file" -- "$d/none.patch"
 printf 'diff --git a/x b/x\n' >"$d/empty.patch"
 expect 2 "TM_AB_ROUNDS=0: a round count from 1 is needed" TM_AB_ROUNDS=0 -- "$d/empty.patch"
+# A DPDK prefix without a DPDK: status 1 (die), before anything is built.
+expect 1 "DPDK prefix $d/noprefix: no libdpdk.pc under it" \
+	TM_DPDK_PREFIX="$d/noprefix" -- "$d/empty.patch"
 if [ -e "$d/results" ]; then
 	echo "FAIL: a usage error created $d/results"
 	bad=1

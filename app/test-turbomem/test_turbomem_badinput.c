@@ -157,6 +157,11 @@ logcap_lines(const struct logcap *lc, const char * const *want,
 static struct rte_pmd_turbomem_config *bad_cfg;
 /* Warm-up run of bad_case(): first-use allocations are not leaks. */
 static bool bad_warmup;
+/*
+ * Another status the case may end with, where DPDK decides between two
+ * (0: none): see "not enough memory".
+ */
+static int bad_also;
 
 /*
  * One failing creation: create_empty + set_ops + (size override) +
@@ -201,8 +206,10 @@ bad_case(const char *what, unsigned int n, unsigned int elt_size,
 	rte_mempool_free(mp);
 	printf("%s: populate returned %d (%s), %u turbomem log line(s)\n",
 		what, r, strerror(-r), lines);
-	TEST_ASSERT(expect_err == 0 || r == expect_err,
-		"%s: populate returned %d, expected %d", what, r, expect_err);
+	TEST_ASSERT(expect_err == 0 || r == expect_err ||
+		(bad_also != 0 && r == bad_also),
+		"%s: populate returned %d, expected %d%s", what, r, expect_err,
+		bad_also != 0 ? " (or the case's other status)" : "");
 	if (want != NULL) {
 		TEST_ASSERT(lines == 1, "%s: %u turbomem log lines, expected 1",
 			what, lines);
@@ -300,10 +307,17 @@ test_badinput_all(void)
 	 * turbomem's own THP memory is outside EAL's -m): alloc succeeds, the
 	 * library's memzone reservation fails; free must still release the
 	 * driver's data. turbomem_mem_mmap_fail covers its own memory.
+	 * rte_mempool_populate_default, refused its whole size, populates
+	 * the largest free zones one after the other: it ends with -ENOMEM
+	 * where none is left, and with -ENOBUFS ("should not happen") where
+	 * the last one, a fragment of the heap, holds no object; which one
+	 * depends on the heap's layout, the driver's own allocation included.
 	 */
 	bad_cfg = &thp_off;
+	bad_also = -ENOBUFS;
 	r = bad_case("not enough memory", 1u << 20, 2048, SOCKET_ID_ANY, -1,
 			-ENOMEM, NULL, 0);
+	bad_also = 0;
 	bad_cfg = NULL;
 	if (r != TEST_SUCCESS)
 		return TEST_FAILED;

@@ -64,23 +64,37 @@
 #endif /* !TM_ATOMIC_RTE */
 
 /*
- * The two other names the core takes from DPDK:
+ * The other names the core takes from DPDK:
  * - tm_prefetch, a prefetch hint (see "Hints" in tm_lifo.h): DPDK's
  *   rte_prefetch0() in the driver;
  * - tm_pause, a spin-wait hint (see "Backoff" in tm_lifo.h): DPDK's
- *   rte_pause() in the driver.
- * Freestanding builds, which measure no speed, define both as nothing.
+ *   rte_pause() in the driver;
+ * - tm_prefetch_w, a prefetch for writing (see TM_LIFO_PUSH_AHEAD):
+ *   PREFETCHW on x86-64; DPDK's rte_prefetch0_write (experimental) is
+ *   __builtin_prefetch(p, 1, 3), which compilers turn into a prefetch
+ *   for reading unless the target has PRFCHW (DPDK's default machine,
+ *   corei7, has not), and a line another core read would then still need
+ *   a second transfer to be written; that builtin elsewhere.
+ * Freestanding builds, which measure no speed, define all three as
+ * nothing.
  * tm_yield gives the CPU to another thread (see "Put list" in tm_lifo.h).
  */
 #include <sched.h>
 #define tm_yield() ((void)sched_yield())
 #ifdef TM_FREESTANDING
 #define tm_prefetch(p) ((void)(p))
+#define tm_prefetch_w(p) ((void)(p))
 #define tm_pause() do { } while (0)
 #else
 #include <rte_pause.h>
 #include <rte_prefetch.h>
 #define tm_prefetch(p) rte_prefetch0(p)
+#if defined(RTE_ARCH_X86_64)
+#define tm_prefetch_w(p) \
+	__asm__ volatile("prefetchw %0" : : "m" (*(const volatile char *)(p)))
+#else
+#define tm_prefetch_w(p) __builtin_prefetch((p), 1, 3)
+#endif
 #define tm_pause() rte_pause()
 #endif
 
