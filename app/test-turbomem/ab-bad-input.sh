@@ -8,30 +8,9 @@
 # results directory not created), a TM_DPDK_PREFIX without a DPDK (status
 # 1, nothing created), a patch that does not apply (status 1, no copy of
 # the tree left).
-ab=$1
-d=$(mktemp -d) || exit 1
-trap 'rm -rf "$d"' EXIT
-bad=0
-
-# expect RC PATTERN [ENV=VALUE...] -- ARGS...
-expect() {
-	want=$1 pat=$2
-	shift 2
-	envs=
-	while [ "$1" != -- ]; do envs="$envs $1"; shift; done
-	shift
-	out=$(env TM_RESULTS_DIR="$d/results" $envs "$ab" "$@" 2>&1)
-	rc=$?
-	if [ $rc != "$want" ]; then
-		echo "FAIL: ab.sh $*: exit status $rc, expected $want: $out"
-		bad=1
-	elif ! printf '%s\n' "$out" | grep -q -- "$pat"; then
-		echo "FAIL: ab.sh $*: no line matching '$pat': $out"
-		bad=1
-	else
-		echo "ok: ab.sh $* (exit $rc): $(printf '%s\n' "$out" | grep -- "$pat" | head -1)"
-	fi
-}
+script=$1
+name=ab.sh
+. "$(dirname "$0")/bad-input.sh"
 
 expect 2 "usage: .*ab.sh PATCH" -- 
 expect 2 "'--rounds': ab.sh takes patch files, no option" -- --rounds 3
