@@ -70,11 +70,11 @@
  * - tm_pause, a spin-wait hint (see "Backoff" in tm_lifo.h): DPDK's
  *   rte_pause() in the driver;
  * - tm_prefetch_w, a prefetch for writing (see TM_LIFO_PUSH_AHEAD):
- *   PREFETCHW on x86-64; DPDK's rte_prefetch0_write (experimental) is
- *   __builtin_prefetch(p, 1, 3), which compilers turn into a prefetch
- *   for reading unless the target has PRFCHW (DPDK's default machine,
- *   corei7, has not), and a line another core read would then still need
- *   a second transfer to be written; that builtin elsewhere.
+ *   PREFETCHW on x86-64; DPDK's rte_prefetch0_write (experimental)
+ *   compiles to a prefetch for reading unless the target has PRFCHW
+ *   (DPDK's default machine, corei7, has not), and a line another core
+ *   read would then still need a second transfer to be written;
+ *   rte_prefetch0 elsewhere (not measured there).
  * Freestanding builds, which measure no speed, define all three as
  * nothing.
  * tm_yield gives the CPU to another thread (see "Put list" in tm_lifo.h).
@@ -93,7 +93,7 @@
 #define tm_prefetch_w(p) \
 	__asm__ volatile("prefetchw %0" : : "m" (*(const volatile char *)(p)))
 #else
-#define tm_prefetch_w(p) __builtin_prefetch((p), 1, 3)
+#define tm_prefetch_w(p) rte_prefetch0(p)
 #endif
 #define tm_pause() rte_pause()
 #endif
