@@ -191,11 +191,12 @@ dpdk_driver_sha() {
 	(cd "$tm_top/drivers/mempool/turbomem" && cat -- * | sha256sum | cut -c1-12)
 }
 
-# dpdk_libdir PREFIX: the directory of the shared libraries (and pkgconfig).
+# dpdk_libdir PREFIX: the directory of the shared libraries (and pkgconfig);
+# empty where PREFIX holds no libdpdk.pc (not a DPDK installed with meson).
 dpdk_libdir() {
-	local d
-	d=$(dirname "$(ls "$1"/lib*/*/pkgconfig/libdpdk.pc "$1"/lib*/pkgconfig/libdpdk.pc 2>/dev/null | head -1)")
-	dirname "$d"
+	local pc
+	pc=$(ls "$1"/lib*/*/pkgconfig/libdpdk.pc "$1"/lib*/pkgconfig/libdpdk.pc 2>/dev/null | head -1)
+	[ -z "$pc" ] || dirname "$(dirname "$pc")"
 }
 
 # dpdk_intree_plugin PREFIX: DPDK's own build of turbomem (in tree) of the
@@ -282,6 +283,7 @@ dpdk_build() {
 		# turbomem: EAL loads pmds-* by itself. DPDK's build of
 		# turbomem goes beside, one directory per driver version.
 		lib=$(dpdk_libdir "$root/prefix")
+		[ -n "$lib" ] || { echo "dpdk_build: $root/prefix: no libdpdk.pc after meson install" >&2; exit 1; }
 		rm -f "$lib"/librte_mempool_turbomem.* "$lib"/dpdk/pmds-*/librte_mempool_turbomem.*
 		touch "$root/prefix/.complete"
 	fi
@@ -329,18 +331,15 @@ dpdk_build_driver() {
 # libraries, for LD_LIBRARY_PATH) and oot_pkgconfig (the directory of its
 # libdpdk.pc). Dies, naming the prefix, where it holds no libdpdk.pc.
 oot_build() {
-	local pc
 	MESON=${MESON:-$(pick_tool meson /usr/bin/meson)}
 	NINJA=${NINJA:-$(pick_tool ninja /usr/bin/ninja)}
-	pc=$(find "$1" -name libdpdk.pc -path '*pkgconfig*' 2>/dev/null | head -1) || true
-	[ -n "$pc" ] || die "DPDK prefix $1: no libdpdk.pc under it (a DPDK installed with meson install)"
-	pc=$(dirname "$pc")
-	oot_pkgconfig=$pc
-	oot_version=$(PKG_CONFIG_PATH=$pc pkg-config --modversion libdpdk)
-	oot_libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir libdpdk)
+	oot_libdir=$(dpdk_libdir "$1")
+	[ -n "$oot_libdir" ] || die "DPDK prefix $1: no libdpdk.pc under it (a DPDK installed with meson install)"
+	oot_pkgconfig=$oot_libdir/pkgconfig
+	oot_version=$(PKG_CONFIG_PATH=$oot_pkgconfig pkg-config --modversion libdpdk)
 	oot_dir=$tm_top/build-dpdk-$oot_version
 	[ -f "$oot_dir/build.ninja" ] ||
-		PKG_CONFIG_PATH=$pc "$MESON" setup "$oot_dir" "$tm_top" >/dev/null ||
+		PKG_CONFIG_PATH=$oot_pkgconfig "$MESON" setup "$oot_dir" "$tm_top" >/dev/null ||
 		die "configuring $oot_dir against $1 failed"
 	"$NINJA" -C "$oot_dir" >/dev/null || die "building $oot_dir failed"
 }
