@@ -191,18 +191,24 @@ dpdk_driver_sha() {
 	(cd "$tm_top/drivers/mempool/turbomem" && cat -- * | sha256sum | cut -c1-12)
 }
 
-# dpdk_libdir PREFIX: the directory of the shared libraries (and pkgconfig);
-# empty where PREFIX holds no libdpdk.pc (not a DPDK installed with meson).
+# dpdk_libdir PREFIX: the directory of the shared libraries (and pkgconfig),
+# an absolute path; empty where PREFIX holds no libdpdk.pc (not a DPDK
+# installed with meson) or is empty itself (not the root's /lib*).
 dpdk_libdir() {
 	local pc
-	pc=$(ls "$1"/lib*/*/pkgconfig/libdpdk.pc "$1"/lib*/pkgconfig/libdpdk.pc 2>/dev/null | head -1)
-	[ -z "$pc" ] || dirname "$(dirname "$pc")"
+	[ -n "$1" ] || return 0
+	# ls fails where one of the patterns matches nothing: not an error here.
+	pc=$(ls "$1"/lib*/*/pkgconfig/libdpdk.pc "$1"/lib*/pkgconfig/libdpdk.pc 2>/dev/null | head -1) || true
+	[ -z "$pc" ] || dirname "$(dirname "$(readlink -f "$pc")")"
 }
 
 # dpdk_intree_plugin PREFIX: DPDK's own build of turbomem (in tree) of the
 # current driver sources, made by dpdk_build.
 dpdk_intree_plugin() {
-	echo "$(dpdk_libdir "$1")/dpdk/turbomem-$(dpdk_driver_sha)/librte_mempool_turbomem.so"
+	local lib
+	lib=$(dpdk_libdir "$1")
+	[ -n "$lib" ] || { echo "dpdk_intree_plugin: $1: no libdpdk.pc under it" >&2; return 1; }
+	echo "$lib/dpdk/turbomem-$(dpdk_driver_sha)/librte_mempool_turbomem.so"
 }
 
 # _dpdk_prepare TARBALL ROOT MESON-OPTION...: unpack, add turbomem, sync
@@ -287,7 +293,7 @@ dpdk_build() {
 		rm -f "$lib"/librte_mempool_turbomem.* "$lib"/dpdk/pmds-*/librte_mempool_turbomem.*
 		touch "$root/prefix/.complete"
 	fi
-	so=$(dpdk_intree_plugin "$root/prefix")
+	so=$(dpdk_intree_plugin "$root/prefix") || exit 1
 	dir=$(dirname "$so")
 	rm -rf "$dir"
 	mkdir -p "$dir"
