@@ -62,10 +62,7 @@ TM_AB_SECONDS=${TM_AB_SECONDS:-0.3}
 case "$TM_AB_ROUNDS" in '' | *[!0-9]* | 0)
 	log "error: TM_AB_ROUNDS=$TM_AB_ROUNDS: a round count from 1 is needed"; exit 2 ;;
 esac
-if [ -n "${TM_BENCH_DPDK:-}${TM_DPDK_PREFIX:-}" ]; then
-	dpdk_measure
-	TM_BUILD_DIR=$oot_dir
-fi
+dpdk_measure
 out=${TM_RESULTS_DIR:-results}/ab
 app=$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem
 [ -x "$app" ] || die "$app not built (meson setup $TM_BUILD_DIR && ninja -C $TM_BUILD_DIR)"

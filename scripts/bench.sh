@@ -217,10 +217,7 @@ cache-claim) cache_claim; exit 0 ;;
 esac
 
 # The DPDK to measure on (TM_BENCH_DPDK, TM_DPDK_PREFIX): see dpdk_measure.
-if [ -n "${TM_BENCH_DPDK:-}${TM_DPDK_PREFIX:-}" ]; then
-	dpdk_measure
-	TM_BUILD_DIR=$oot_dir
-fi
+dpdk_measure
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_BENCH_APP=${TM_BENCH_APP:-$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem}
 TM_PLUGIN=${TM_PLUGIN:-$TM_BUILD_DIR/librte_mempool_turbomem.so}

@@ -351,21 +351,23 @@ oot_build() {
 }
 
 # dpdk_measure: the DPDK a measuring script (bench.sh, ab.sh) runs on,
-# other than the system's:
+# where one other than the system's is asked for (nothing done otherwise):
 #   TM_BENCH_DPDK=VERSION  a release, built with turbomem in tree and
 #                          installed in a private prefix (dpdk_build of
 #                          dpdk_tarball VERSION, cached by checksum)
 #   TM_DPDK_PREFIX=DIR     a DPDK already installed in DIR
-# Builds this project out of tree against it (oot_build: oot_dir is then
-# the build directory to use) and exports LD_LIBRARY_PATH (its libraries;
+# Builds this project out of tree against it (oot_build), sets
+# TM_BUILD_DIR to that build and exports LD_LIBRARY_PATH (its libraries;
 # EAL loads its own mempool drivers) and PKG_CONFIG_PATH (so that any
 # further meson setup, such as ab.sh's variants, builds against it too).
 dpdk_measure() {
+	[ -n "${TM_BENCH_DPDK:-}${TM_DPDK_PREFIX:-}" ] || return 0
 	if [ -n "${TM_BENCH_DPDK:-}" ]; then
 		TM_DPDK_PREFIX=$(dpdk_build "$(dpdk_tarball "$TM_BENCH_DPDK")") ||
 			die "DPDK $TM_BENCH_DPDK: no build (see the lines above)"
 	fi
 	oot_build "$TM_DPDK_PREFIX"
+	TM_BUILD_DIR=$oot_dir
 	export LD_LIBRARY_PATH=$oot_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export PKG_CONFIG_PATH=$oot_pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 	log "measuring on DPDK $oot_version ($TM_DPDK_PREFIX), built out of tree in $oot_dir"
