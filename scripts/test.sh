@@ -31,6 +31,10 @@
 #          tests of foreign and double puts run there)
 #   valgrind  memcheck of the driver tests of the fast suite in ./build, at
 #          TM_TEST_SCALE=0.01
+#   style  DPDK's style rules on the repository (scripts/check-style.sh):
+#          .rst lines of at most 100 columns, and 26.07's
+#          devtools/check-git-log.sh over the commits since that check
+#          was added
 #   matrix DPDK 22.11 (Debian's) and 26.07 (release tarball), each out of
 #          tree and in tree: fast suite, DPDK's mempool_autotest and
 #          mbuf_autotest on turbomem, testpmd forwarding checked through
@@ -40,8 +44,8 @@
 #          (scripts/dpdk.sh matrix, DPDK builds cached in ~/.cache/turbomem)
 #
 # Environment:
-#   TM_TEST_STAGES      stages to run (default "tsan ci matrix perf stress
-#                       asan debug valgrind fast")
+#   TM_TEST_STAGES      stages to run (default "style tsan ci matrix perf
+#                       stress asan debug valgrind fast")
 #   TM_BUILD_DIR        build directory of the fast stage (default build)
 #   TM_TSAN_BUILD_DIR   build directory of the tsan stage (default build-tsan)
 #   TM_ASAN_BUILD_DIR   build directory of the asan stage (default build-asan)
@@ -64,8 +68,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-known_stages="fast tsan ci perf stress asan debug valgrind matrix"
-TM_TEST_STAGES=${TM_TEST_STAGES:-tsan ci matrix perf stress asan debug valgrind fast}
+known_stages="style fast tsan ci perf stress asan debug valgrind matrix"
+TM_TEST_STAGES=${TM_TEST_STAGES:-style tsan ci matrix perf stress asan debug valgrind fast}
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_TSAN_BUILD_DIR=${TM_TSAN_BUILD_DIR:-build-tsan}
 TM_ASAN_BUILD_DIR=${TM_ASAN_BUILD_DIR:-build-asan}
@@ -160,6 +164,14 @@ PY
 }
 
 # --- stages --------------------------------------------------------------
+
+stage_style() {
+	local out=build-style/style.txt rc=0
+	mkdir -p build-style
+	bash scripts/check-style.sh 2>&1 | tee "$out" || rc=$?
+	[ $rc -eq 0 ] || details+=("style:"$'\n'"$(grep -v '^log: \|^doc: [0-9]' "$out" | head -20 | sed 's/^/    /')")
+	return $rc
+}
 
 stage_fast() {
 	meson_configure "$TM_BUILD_DIR" || return
