@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The turbomem authors
 #
-# ab.sh PATCH...: the driver of this tree and the same driver with each
-# PATCH applied, side by side, before a change to the core is made for
-# good. A patch of the core (app/test-turbomem/variants/ holds an
-# example; the design page names the commits its prototypes apply to)
-# changes speed in ways no single run shows on a shared machine, so the
-# variants run interleaved: each round runs
+# ab.sh VARIANT...: the driver of this tree and the same driver changed by
+# each VARIANT, side by side, before a change to the core is made for
+# good. A VARIANT is a patch file (applied with patch -p1 -F0: one that
+# does not apply exactly is refused) or a C define, -DNAME=VALUE (a
+# constant of the core given another value; the build passes it in
+# c_args). A change of the core changes speed in ways no single run shows
+# on a shared machine, so the variants run interleaved: each round runs
 # every variant once, in turn, each in its own EAL run beside ring_mp_mc.
 #
 # Each EAL run (turbomem_bench, handlers ring_mp_mc and turbomem):
@@ -19,9 +20,10 @@
 # EAL run, every round's ratio, and the driver's failed CAS attempts per
 # call where the row reports them. The header names the CPU.
 #
-# The tree is copied as it is (uncommitted changes included) to
-# $TM_RESULTS_DIR/ab/src-<variant>, the patch applied there, and only the
-# plugin built ($MESON setup --buildtype=release, then the plugin target);
+# For a patch, the tree is copied as it is (uncommitted changes included)
+# to $TM_RESULTS_DIR/ab/src-<variant> and the patch applied there; a define
+# builds the tree itself in $TM_RESULTS_DIR/ab/build-<variant>. Only the
+# plugin is built ($MESON setup --buildtype=release, then the plugin target);
 # the bench app and the tree's plugin are this tree's ($TM_BUILD_DIR,
 # or $TM_PLUGIN).
 #
@@ -35,6 +37,8 @@
 # Exit: 0 with the table, 1 when a patch does not apply (nothing of it left
 # behind), a build or a run fails, or a row is missing; 2 on a usage error
 # (one line naming the argument; nothing created).
+#
+# Example: scripts/ab.sh -DTM_LIFO_AHEAD=8 my-change.patch
 
 set -euo pipefail
 export LC_ALL=C
@@ -47,12 +51,15 @@ tm_name=ab.sh
 . scripts/dpdk.sh
 
 usage() {
-	echo "usage: $0 PATCH... (see the head of scripts/ab.sh)" >&2
+	echo "usage: $0 VARIANT... (a patch file or -DNAME=VALUE; see the head of scripts/ab.sh)" >&2
 	exit 2
 }
 [ $# -ge 1 ] || usage
 for p in "$@"; do
-	case "$p" in -*) log "error: '$p': ab.sh takes patch files, no option"; exit 2 ;; esac
+	case "$p" in
+	-D[A-Za-z_]*=*) continue ;;
+	-*) log "error: '$p': ab.sh takes patch files and -DNAME=VALUE defines, no option"; exit 2 ;;
+	esac
 	[ -f "$p" ] || { log "error: $p: no such patch file"; exit 2; }
 done
 
@@ -73,22 +80,33 @@ rm -rf "$out"
 mkdir -p "$out/parts" "$out/logs"
 names=(tree)
 srcs=(.)
+defines=(-)
 for p in "$@"; do
-	n=$(basename "$p" .patch)
+	case "$p" in
+	-D*) n=$(printf '%s' "${p#-D}" | tr 'A-Z=' 'a-z-' | tr -c 'a-z0-9_.-' _) ;;
+	*) n=$(basename "$p" .patch) ;;
+	esac
 	case " ${names[*]} " in *" $n "*) die "two variants named $n" ;; esac
+	if [ "${p#-D}" != "$p" ]; then
+		names+=("$n")
+		srcs+=(.)
+		defines+=("$p")
+		continue
+	fi
 	src=$out/src-$n
 	mkdir -p "$src"
 	# The tree as it is, without build and result directories.
 	tar -C . --exclude=./build\* --exclude=./results --exclude=./.git -cf - . |
 		tar -C "$src" -xf -
-	(cd "$src" && patch -p1 -s --dry-run --no-backup-if-mismatch -r - <"$(realpath "$p")") \
+	(cd "$src" && patch -p1 -F0 -s --dry-run --no-backup-if-mismatch -r - <"$(realpath "$p")") \
 		>"$out/logs/apply-$n.log" 2>&1 || {
 		rm -rf "$src"
 		die "$p does not apply to this tree: $(head -1 "$out/logs/apply-$n.log")"
 	}
-	(cd "$src" && patch -p1 -s --no-backup-if-mismatch -r - <"$(realpath "$p")")
+	(cd "$src" && patch -p1 -F0 -s --no-backup-if-mismatch -r - <"$(realpath "$p")")
 	names+=("$n")
 	srcs+=("$src")
+	defines+=(-)
 done
 
 # The plugins, each in a directory EAL accepts for -d.
@@ -103,6 +121,12 @@ for i in "${!names[@]}"; do
 				die "building the tree's plugin failed: $out/logs/build-$n.log"
 			built=$TM_BUILD_DIR/librte_mempool_turbomem.so
 		fi
+	elif [ "${defines[$i]}" != - ]; then
+		ninja_dir=$out/build-$n
+		{ "$MESON" setup --buildtype=release "-Dc_args=${defines[$i]}" "$ninja_dir" . &&
+			"$NINJA" -C "$ninja_dir" librte_mempool_turbomem.so; } >"$out/logs/build-$n.log" 2>&1 ||
+			die "building variant $n failed: $out/logs/build-$n.log"
+		built=$ninja_dir/librte_mempool_turbomem.so
 	else
 		ninja_dir=${srcs[$i]}/build
 		{ "$MESON" setup --buildtype=release "$ninja_dir" "${srcs[$i]}" &&

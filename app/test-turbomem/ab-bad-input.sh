@@ -4,7 +4,7 @@
 #
 # ab-bad-input.sh AB.SH: scripts/ab.sh refuses what it cannot run with one
 # line naming the argument and its exit status, and leaves nothing behind:
-# no argument, an option, a missing patch file, TM_AB_ROUNDS=0 (status 2,
+# no argument, an option, a define without a value, a missing patch file, TM_AB_ROUNDS=0 (status 2,
 # results directory not created), a TM_DPDK_PREFIX without a DPDK (status
 # 1, nothing created), a patch that does not apply (status 1, no copy of
 # the tree left).
@@ -12,8 +12,9 @@ script=$1
 name=ab.sh
 . "$(dirname "$0")/bad-input.sh"
 
-expect 2 "usage: .*ab.sh PATCH" -- 
-expect 2 "'--rounds': ab.sh takes patch files, no option" -- --rounds 3
+expect 2 "usage: .*ab.sh VARIANT" -- 
+expect 2 "'--rounds': ab.sh takes patch files and -DNAME=VALUE defines, no option" -- --rounds 3
+expect 2 "'-DTM_LIFO_AHEAD': ab.sh takes patch files and -DNAME=VALUE defines" -- -DTM_LIFO_AHEAD
 expect 2 "$d/none.patch: no such patch file" -- "$d/none.patch"
 printf 'diff --git a/x b/x\n' >"$d/empty.patch"
 expect 2 "TM_AB_ROUNDS=0: a round count from 1 is needed" TM_AB_ROUNDS=0 -- "$d/empty.patch"
