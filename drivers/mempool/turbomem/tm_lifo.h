@@ -113,7 +113,7 @@
  * committed), so a pausing thread delays only itself: the core stays
  * lock-free. What it gains and costs, measured: TM_LIFO_BACKOFF_SHIFT.
  * Fairer backoffs (a thread that keeps losing wins sooner) starve less and
- * give back most of the gain (design page, "Backoff, Fairness").
+ * give back most of the gain (design page, "Alternatives Tried").
  *
  * One CAS per bulk operation, whatever n: the head is the only shared word
  * written, and a list (not an array) lets a push or pop of any size commit
@@ -206,8 +206,8 @@ extern "C" {
  * object): a get or put of up to 32 objects (DPDK's usual bursts) touches
  * one slot and needs no walk, and a long get follows half the links of
  * groups of 16, each a dependent miss where another core freed the
- * objects (the pipeline). Measured against 16 on the design page, "Groups
- * of 32, Measured". A build may say -DTM_LIFO_GROUP=16 (136 bytes) or 8
+ * objects (the pipeline). Measured against 16: design page, "Alternatives
+ * Tried". A build may say -DTM_LIFO_GROUP=16 (136 bytes) or 8
  * (72 bytes) for less metadata.
  */
 #ifndef TM_LIFO_GROUP
@@ -230,7 +230,7 @@ extern "C" {
  * "Hints" in the file comment). Even, so that the members stay 8-byte
  * aligned behind the link and TM_LIFO_AHEAD - 1 hints. 4: the slot is
  * 8 * G + 8 bytes, and 8 gained at cache 250 what it lost at cache 512
- * (design page, "Hints Across Pushes, Measured").
+ * (design page, "Alternatives Tried").
  */
 #ifndef TM_LIFO_AHEAD
 #define TM_LIFO_AHEAD 4
@@ -244,8 +244,7 @@ extern "C" {
  * one line after the other, and the CAS after them waits for less. A
  * power of two. 8: a flush of 256 objects (DPDK 26.07's mempool cache of
  * 512) asks for all its groups at once; 2 and 4 measured the same within
- * the rounds' spread (design page, "Capacity Off the Head's Line,
- * Measured").
+ * the rounds' spread (design page, "Alternatives Tried").
  */
 #ifndef TM_LIFO_PUSH_AHEAD
 #define TM_LIFO_PUSH_AHEAD 8
@@ -257,15 +256,15 @@ extern "C" {
  * Largest backoff after a failed CAS: 2^TM_LIFO_BACKOFF_SHIFT pauses (16;
  * see "Backoff" in the file comment). 0 keeps one pause per failure, -1
  * none.
- * Measured (design page, "Backoff, Measured"): on 2 pinned lcores that
+ * Measured (design page, "Alternatives Tried"): on 2 pinned lcores that
  * both get and put, 3 gave 1.4x to 4x ring_mp_mc (no backoff: 0.6x to
  * 1.2x) and 5 gave 2x to 5x, but in the pipeline (one lcore gets, the
  * other puts) 5 cost 30% of the speed without a backoff, so 3 was kept.
  * Since the put list the pipeline's two lcores no longer CAS one word,
  * and 4 and 5 cost it nothing beyond the noise; 4 gains on 2 pinned
  * lcores at every bulk (5 loses at bulks 4 and 16), and most where
- * moving a line between the CPUs is slow (design page, "Backoff with
- * the Put List, Measured"). The price of any backoff: while two lcores
+ * moving a line between the CPUs is slow (design page, "Alternatives
+ * Tried"). The price of any backoff: while two lcores
  * contend, the one that keeps committing serves itself first (bench.sh
  * full: in 11 of 30 rows one worker got 2 to 4.4 times the objects of
  * the other in a round; ring_mp_mc in 2), which -1 avoids.
@@ -327,8 +326,8 @@ typedef RTE_ATOMIC(void *) tm_lifo_obj_t;
  * of indices a power of two apart (the keys of bursts cut from objects in
  * populate order: keys G apart) would share their L1 cache sets, and the
  * slots of single-object groups, whose link alone is read, would fill
- * only a quarter of the sets (measured on the design page, "Groups of 32,
- * Measured").
+ * only a quarter of the sets (design page, "Alternatives
+ * Tried").
  */
 struct tm_lifo_slot {
 	/** Reference of the next group. Atomic: stale readers race. */
@@ -370,8 +369,8 @@ struct tm_lifo {
 	 * by every operation. On a line that no operation writes: beside
 	 * the head, a put onto the put list (which reads it to check the
 	 * keys it follows) took the head's line from the core that gets,
-	 * whose next CAS then had to fetch it back (measured: the design
-	 * page, "Capacity Off the Head's Line, Measured").
+	 * whose next CAS then had to fetch it back (design page,
+	 * "Alternatives Tried").
 	 */
 	alignas(64) uint32_t capacity;
 	uint32_t reserved;
@@ -682,7 +681,7 @@ tm_lifo_store_members(tm_lifo_obj_t *dst, void * const *src, unsigned int cnt)
  * acquire), so a whole group's and half a group's members are copied as
  * plain memory: vector moves, where the atomics' copy is one load and one
  * store an element (measured: bulk 32 on 1 lcore 9% faster; design page,
- * "Owned Copies, Measured"). Other counts as tm_lifo_load_members.
+ * "Alternatives Tried"). Other counts as tm_lifo_load_members.
  * Never for members of a group that stays shared (a partly taken one,
  * or before the commit): an owner may rewrite them meanwhile.
  */
