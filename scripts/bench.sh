@@ -27,13 +27,18 @@
 # --seconds 0.5), smoke (a seconds-long slice of every scenario, then a
 # check that every row the app expected is there; what meson's perf suite
 # runs), evidence and evidence-short (the runs of the evidence page, which
-# they generate), vs-dpdk (the grid against DPDK's mempool_perf_autotest),
-# cache-claim (the cache scenario on the system DPDK and a second one);
-# each is described at its function below.
+# they generate), results (what full runs, then testpmd on three memories,
+# and the results page generated from both, the project's one place for
+# figures: about 35 minutes), results-short (the same in seconds, for CI),
+# vs-dpdk (the grid against DPDK's mempool_perf_autotest), cache-claim (the
+# cache scenario on the system DPDK and a second one); each is described at
+# its function below.
 # Reports, tables and charts: scripts/bench_report.py.
 #
 # Output in TM_RESULTS_DIR (default results/): bench.csv, bench.json,
-# bench-table.txt, bench-*.png, parts/ (one CSV/JSON per EAL run), logs/.
+# bench-table.txt, bench-*.png, parts/ (one CSV/JSON per EAL run), logs/;
+# the results modes add machine.txt, commands.tsv and testpmd/
+# (results_testpmd below).
 #
 # Environment:
 #   TM_BUILD_DIR        build directory (default build)
@@ -60,9 +65,22 @@
 #                       prefix by scripts/dpdk.sh (dpdk_build, cached by
 #                       checksum; the source as dpdk_tarball finds it), then
 #                       as TM_DPDK_PREFIX
+#   TM_RESULTS_PAGE     results: the page to write (default
+#                       doc/guides/mempool/turbomem_results.rst;
+#                       results-short: in a copy of doc/ in TM_RESULTS_DIR,
+#                       built with sphinx-build -W)
+#   TM_RESULTS_README   results: the README whose block between the lines
+#                       ".. results-begin (...)" and ".. results-end" gets
+#                       the key cells (default README.rst; results-short,
+#                       or "": none)
+#   TM_RESULTS_TP_ROUNDS  results: testpmd rounds (default 3; short 1)
 
 set -euo pipefail
 export LC_ALL=C
+# The command as given, with the TM_* settings it ran under, for the pages.
+cmdline=$(for v in ${!TM_@} TESTPMD; do
+	[ -z "${!v+set}" ] || printf '%s=%q ' "$v" "${!v}"
+done)"scripts/bench.sh $*"
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$(pwd)
@@ -73,8 +91,9 @@ repo=$(pwd)
 
 mode=${1:-quick}
 case "$mode" in
-quick | full | smoke | evidence | evidence-short | vs-dpdk | cache-claim) ;;
-*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|vs-dpdk|cache-claim]" >&2; exit 2 ;;
+quick | full | smoke | evidence | evidence-short | results | results-short | vs-dpdk | cache-claim) ;;
+*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|results|results-short|vs-dpdk|cache-claim]" >&2
+	exit 2 ;;
 esac
 
 # vs-dpdk: cross-check turbomem_bench's grid against DPDK's own mempool_perf_autotest
@@ -240,10 +259,14 @@ quick)
 	secs=${TM_BENCH_SECONDS:-0.25}; rounds=${TM_BENCH_ROUNDS:-3}
 	grid_m=(--bulks 16,random --keeps 128 --caches 0,default)
 	nonEAL=(2); deep_n=${TM_BENCH_DEEP_N:-262143}; deep_secs=0.5 ;;
-full)
+full | results) # results: full's runs, then testpmd
 	secs=${TM_BENCH_SECONDS:-0.5}; rounds=${TM_BENCH_ROUNDS:-3}
 	grid_m=(--bulks 1,4,16,32,random --keeps 32,128,512 --caches 0,default)
 	nonEAL=(2 6); deep_n=${TM_BENCH_DEEP_N:-262143}; deep_secs=1 ;;
+results-short) # full's matrix in seconds, for CI
+	secs=${TM_BENCH_SECONDS:-0.02}; rounds=${TM_BENCH_ROUNDS:-1}
+	grid_m=(--bulks 1,4,16,32,random --keeps 32,128,512 --caches 0,default)
+	nonEAL=(2 6); deep_n=${TM_BENCH_DEEP_N:-8191}; deep_secs=0.05 ;;
 smoke)
 	secs=${TM_BENCH_SECONDS:-0.02}; rounds=${TM_BENCH_ROUNDS:-1}
 	grid_m=(--bulks 1,random --keeps 32 --caches 0,default)
@@ -300,6 +323,168 @@ run() {
 }
 ran=()
 
+# --- shared by evidence and results -----------------------------------------
+
+# not_testable KEY REASON: what the kernel or machine refused; the page
+# says "not testable here" with the reason.
+not_testable() {
+	printf '%s\t%s\n' "$1" "$2" >>"$out/not-testable.txt"
+	log "not testable here: $1: $2"
+}
+
+# part_failed KEY REASON: a part that failed; its rows show as missing with
+# the reason, and the rest of the set still runs.
+part_failed() {
+	printf '%s\t%s\n' "$1" "$2" >>"$out/failed.txt"
+	log "failed: $1: $2"
+}
+
+# argv_rec ARG...: a command for commands.tsv, its arguments separated by
+# \x1f (bench_report.py quotes them).
+argv_rec() {
+	printf '%s\x1f' "$@"
+}
+
+# results_init: empty what a page reads of a previous run in $out.
+results_init() {
+	: >"$out/not-testable.txt"
+	: >"$out/failed.txt"
+	: >"$out/commands.tsv"
+	rm -rf "$out/testpmd"
+}
+
+# machine_txt: $out/machine.txt, what a page says of the machine and the
+# run; machine_when KEY adds the time and load at KEY (start, end).
+machine_when() {
+	{
+		echo "when_$1: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "load_$1: $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "uptime_$1: $(uptime)"
+	} >>"$out/machine.txt"
+}
+machine_txt() {
+	local drv
+	# The driver's sources: their last commit, "-dirty" with local changes.
+	drv=$(git -C "$repo" log -1 --format=%h -- drivers 2>/dev/null || true)
+	[ -n "$(git -C "$repo" status --porcelain -- drivers 2>/dev/null)" ] && drv=$drv-dirty
+	{
+		echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+		echo "cpu_id: $(awk -F': ' '/^cpu family/ { f = $2 } /^model\t/ { m = $2 }
+			/^stepping/ { s = $2; exit } END { printf "family %s model %s stepping %s", f, m, s }' /proc/cpuinfo)"
+		echo "cpus: $(nproc)"
+		echo "hypervisor: $(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor:[[:space:]]*//p')"
+		echo "kernel: $(uname -sr)"
+		echo "dpdk: $(pkg-config --modversion libdpdk 2>/dev/null || echo unknown)"
+		echo "testpmd_dpdk: $("$PYTHON" scripts/testpmd.py version 2>/dev/null | cut -d' ' -f1)"
+		echo "thp: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
+		echo "mode: $mode"
+		echo "command: $cmdline"
+		echo "commit: $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown)"
+		echo "driver: ${drv:-unknown}"
+	} >"$out/machine.txt"
+	machine_when start
+	top -b -n 1 2>/dev/null | head -20 >"$out/logs/top-start.txt" || true
+}
+
+# 2 MB huge pages. hp2m_reserve N: N free pages with reserve_hugepages
+# (scripts/common.sh) and hugetlbfs mounted at hp_mnt2m ("" and said not
+# testable where the kernel refuses), adding to hp_added_2m what this run
+# adds. hp2m_top_up: as many free again as the largest N asked, before
+# every 2 MB part (other processes share the pool and take free pages
+# between parts). hp2m_release, on exit: nr_hugepages lowered by what this
+# run added, nothing more.
+hp2m=/sys/kernel/mm/hugepages/hugepages-2048kB
+hp_added_2m=0
+hp_mnt2m=
+hp_pages2m=0
+hp2m_top_up() {
+	local before added
+	[ -n "$hp_mnt2m" ] || return 0
+	before=$(cat "$hp2m/nr_hugepages")
+	reserve_hugepages "$hp_pages2m" >/dev/null 2>>"$out/logs/hugepages-2m.txt" || true
+	added=$(( $(cat "$hp2m/nr_hugepages") - before ))
+	[ $added -gt 0 ] && hp_added_2m=$((hp_added_2m + added))
+	return 0
+}
+hp2m_reserve() {
+	local before added
+	[ "$1" -gt "$hp_pages2m" ] && hp_pages2m=$1
+	if [ ! -d "$hp2m" ]; then
+		not_testable 2m "no 2 MB hugepage support in this kernel ($hp2m missing)"
+		return 0
+	fi
+	before=$(cat "$hp2m/nr_hugepages")
+	if ! hp_mnt2m=$(reserve_hugepages "$hp_pages2m" 2>>"$out/logs/hugepages-2m.txt"); then
+		hp_mnt2m=
+		not_testable 2m "$(tail -1 "$out/logs/hugepages-2m.txt")"
+	fi
+	added=$(( $(cat "$hp2m/nr_hugepages") - before ))
+	[ $added -gt 0 ] && hp_added_2m=$((hp_added_2m + added))
+	return 0
+}
+hp2m_release() {
+	local cur
+	if [ "$hp_added_2m" -gt 0 ]; then
+		cur=$(cat "$hp2m/nr_hugepages")
+		echo $((cur > hp_added_2m ? cur - hp_added_2m : 0)) >"$hp2m/nr_hugepages" || true
+		log "released $hp_added_2m 2 MB hugepages (nr_hugepages now $(cat "$hp2m/nr_hugepages"))"
+	fi
+	rm -rf "${rundir:?}/$prefix"-*
+}
+
+# testpmd_compare ROUNDS MEMORY...: scripts/testpmd.py compare (settings in
+# the caller's tp_env, its pool's -m in tp_mb) once per round and memory,
+# the memories taking turns within each round, so that a slow spell of a
+# shared machine weighs on all of them. Memories: nohuge, 2m (hugetlbfs,
+# IOVA as EAL picks), 2m-pa and 2m-va (IOVA as PA, as VA), 1g (evidence's
+# mount). Samples in $out/testpmd/MEMORY-rROUND/, each command in
+# commands.tsv; a failed run is recorded (part_failed) and the rest runs.
+testpmd_compare() {
+	local rounds=$1 r m mem d
+	shift
+	if ! command -v "${TESTPMD:-dpdk-testpmd}" >/dev/null 2>&1; then
+		not_testable testpmd "${TESTPMD:-dpdk-testpmd} not found"
+		return 0
+	fi
+	for ((r = 1; r <= rounds; r++)); do
+		for m in "$@"; do
+			case $m in
+			nohuge) mem="--no-huge -m $tp_mb" ;;
+			2m) mem="-m $tp_mb --huge-dir $hp_mnt2m --huge-unlink" ;;
+			2m-pa | 2m-va) mem="-m $tp_mb --huge-dir $hp_mnt2m --huge-unlink --iova-mode=${m#2m-}" ;;
+			1g) mem="-m 1024 --huge-dir $ev_mnt1g --huge-unlink" ;;
+			*) die "testpmd_compare: no memory $m" ;;
+			esac
+			d=$out/testpmd/$m-r$r
+			mkdir -p "$d"
+			case $m in 2m*) hp2m_top_up ;; esac
+			printf '%s\t%s\n' "testpmd-$m-r$r" "$(argv_rec env "${tp_env[@]}" \
+				"TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" scripts/testpmd.py compare)" >>"$out/commands.tsv"
+			log "testpmd round $r/$rounds, memory $m"
+			env "${tp_env[@]}" "TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" \
+				"TM_RESULTS_DIR=$d" scripts/testpmd.py compare >"$d/table.txt" 2>"$d/stderr.txt" ||
+				part_failed "testpmd-$m-r$r" "$(grep -m1 'error:' "$d/stderr.txt" || echo "testpmd.py compare failed (log: $d)") $(grep -h -m1 'Not enough memory\|Cause:' "$d"/testpmd-logs/*.log 2>/dev/null | head -1)"
+		done
+	done
+}
+
+# doc_copy: a copy of doc/ in $out/doc for a short mode's page;
+# doc_build PAGE: build that copy with sphinx-build -W.
+doc_copy() {
+	rm -rf "$out/doc" "$out/html"
+	cp -r doc "$out/doc"
+}
+doc_build() {
+	local sphinx
+	if sphinx=$(pick_tool sphinx-build /usr/bin/sphinx-build); then
+		"$sphinx" -W -q -E -b html -c doc "$out/doc" "$out/html" ||
+			die "sphinx-build -W failed on the generated page"
+		log "page built: $out/html/guides/mempool/$1.html"
+	else
+		log "sphinx-build not found (python3-sphinx): page not built"
+	fi
+}
+
 # evidence, evidence-short: the evidence set.
 #
 #   scripts/bench.sh evidence         (about 10 minutes on 2 vCPUs)
@@ -334,27 +519,20 @@ ran=()
 # testpmd/<memory>-r<round>/testpmd.csv, commands.tsv (the command of
 # each part), machine.txt (CPU, kernel, DPDK, load before and after),
 # not-testable.txt, logs/. The page: doc/guides/mempool/turbomem_evidence.rst
-# and the README's block between its evidence markers (evidence), or a
-# copy of doc/ under $out/doc built with sphinx-build -W (evidence-short).
+# (evidence), or a copy of doc/ under $out/doc built with sphinx-build -W
+# (evidence-short). The README's figures come from the results page
+# (results below), not from here.
 #
 # Environment (besides bench.sh's):
 #   TM_EVIDENCE_PAGE    page to write (default: see above)
-#   TM_EVIDENCE_README  README to update (evidence: README.rst; "" none)
 #   TM_EVIDENCE_1G=0    skip the 1 GB page runs (said so on the page)
 evidence() {
 	ev_short=0
 	[ "$mode" = evidence-short ] && ev_short=1
 	ev_hp1g=/sys/kernel/mm/hugepages/hugepages-1048576kB
-	ev_hp2m=/sys/kernel/mm/hugepages/hugepages-2048kB
 	ev_added_1g=0
-	ev_added_2m=0
 	ev_mnt1g=
-	ev_nt=$out/not-testable.txt
-	ev_cmds=$out/commands.tsv
-	: >"$ev_nt"
-	: >"$out/failed.txt"
-	: >"$ev_cmds"
-	rm -rf "$out/testpmd"
+	results_init
 
 	ev_release() {
 		local cur
@@ -366,107 +544,41 @@ evidence() {
 			echo $((cur > ev_added_1g ? cur - ev_added_1g : 0)) >"$ev_hp1g/nr_hugepages" || true
 			log "released $ev_added_1g 1 GB hugepages (nr_hugepages now $(cat "$ev_hp1g/nr_hugepages"))"
 		fi
-		if [ "$ev_added_2m" -gt 0 ]; then
-			cur=$(cat "$ev_hp2m/nr_hugepages")
-			echo $((cur > ev_added_2m ? cur - ev_added_2m : 0)) >"$ev_hp2m/nr_hugepages" || true
-			log "released $ev_added_2m 2 MB hugepages (nr_hugepages now $(cat "$ev_hp2m/nr_hugepages"))"
-		fi
-		rm -rf "${rundir:?}/$prefix"-*
+		hp2m_release
 	}
 	trap ev_release EXIT
 
-	# ev_not_testable KEY REASON: a claim input the kernel or machine refused.
-	ev_not_testable() {
-		printf '%s\t%s\n' "$1" "$2" >>"$ev_nt"
-		log "not testable here: $1: $2"
-	}
-
-	# ev_failed KEY REASON: a part that failed; its rows show as missing with
-	# the reason, and the rest of the set still runs.
-	ev_failed() {
-		printf '%s\t%s\n' "$1" "$2" >>"$out/failed.txt"
-		log "failed: $1: $2"
-	}
-
 	# erun NAME "EAL args" bench-args...: run() with the command recorded; a
-	# failing part is recorded (ev_failed) and the set goes on.
-	# Arguments separated by \x1f: bench_report.py evidence quotes them.
-	ev_argv() {
-		printf '%s\x1f' "$@"
-	}
+	# failing part is recorded (part_failed) and the set goes on.
 	erun() {
 		local -a eal
 		read -r -a eal <<<"$2"
-		printf '%s\t%s\n' "$1" "$(ev_argv "$TM_BENCH_APP" "${eal[@]}" --no-pci \
-			-d "$TM_PLUGIN" -- turbomem_bench "${common[@]}" "${@:3}")" >>"$ev_cmds"
+		printf '%s\t%s\n' "$1" "$(argv_rec "$TM_BENCH_APP" "${eal[@]}" --no-pci \
+			-d "$TM_PLUGIN" -- turbomem_bench "${common[@]}" "${@:3}")" >>"$out/commands.tsv"
 		local n=$nrun
-		(run "$@") || ev_failed "$1" "turbomem_bench failed (log: $out/logs/$(printf '%02d' $((n + 1)))-$1.log)"
+		(run "$@") || part_failed "$1" "turbomem_bench failed (log: $out/logs/$(printf '%02d' $((n + 1)))-$1.log)"
 		nrun=$((n + 1))
 	}
 
-	ev_machine() { # KEY: machine.txt lines "key: value"
-		{
-			echo "when_$1: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-			echo "load_$1: $(cut -d' ' -f1-3 /proc/loadavg)"
-			echo "uptime_$1: $(uptime)"
-		} >>"$out/machine.txt"
-	}
-	{
-		echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-		echo "cpu_id: $(awk -F': ' '/^cpu family/ { f = $2 } /^model\t/ { m = $2 }
-			/^stepping/ { s = $2; exit } END { printf "family %s model %s stepping %s", f, m, s }' /proc/cpuinfo)"
-		echo "cpus: $(nproc)"
-		echo "hypervisor: $(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor:[[:space:]]*//p')"
-		echo "kernel: $(uname -sr)"
-		echo "dpdk: $(pkg-config --modversion libdpdk 2>/dev/null || echo unknown)"
-		echo "thp: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
-		echo "mode: $mode"
-		echo "commit: $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown)"
-	} >"$out/machine.txt"
-	ev_machine start
-	top -b -n 1 2>/dev/null | head -20 >"$out/logs/top-start.txt" || true
+	machine_txt
 
 	# --- huge pages -------------------------------------------------------------
 
 	# deep and pages on 2 MB pages: 2432 bytes per mbuf, 5/4 for rings and maps;
 	# testpmd: -m of its pool of 147456 mbufs (full) or 8192 (short).
 	ev_pages2m=$(( deep_n * 2432 / 2097152 * 5 / 4 + 64 ))
-	if [ $ev_short = 1 ]; then ev_tpmd_mb=256; else ev_tpmd_mb=1024; fi
-	[ $((ev_tpmd_mb / 2 + 16)) -gt "$ev_pages2m" ] && ev_pages2m=$((ev_tpmd_mb / 2 + 16))
-	ev_mnt2m=
-	# ev_top_up_2m: make ev_pages2m 2 MB pages free again, counting what this
-	# run adds. Called before every 2 MB part: other processes share the pool
-	# and take free pages between parts.
-	ev_top_up_2m() {
-		local before added
-		before=$(cat "$ev_hp2m/nr_hugepages")
-		reserve_hugepages "$ev_pages2m" >/dev/null 2>>"$out/logs/hugepages-2m.txt" || true
-		added=$(( $(cat "$ev_hp2m/nr_hugepages") - before ))
-		[ $added -gt 0 ] && ev_added_2m=$((ev_added_2m + added))
-		return 0
-	}
-	if [ -d "$ev_hp2m" ]; then
-		ev_before=$(cat "$ev_hp2m/nr_hugepages")
-		if ev_mnt2m=$(reserve_hugepages "$ev_pages2m" 2>"$out/logs/hugepages-2m.txt"); then
-			:
-		else
-			ev_mnt2m=
-			ev_not_testable 2m "$(tail -1 "$out/logs/hugepages-2m.txt")"
-		fi
-		ev_added_2m=$(( $(cat "$ev_hp2m/nr_hugepages") - ev_before ))
-		[ $ev_added_2m -lt 0 ] && ev_added_2m=0
-	else
-		ev_not_testable 2m "no 2 MB hugepage support in this kernel ($ev_hp2m missing)"
-	fi
+	if [ $ev_short = 1 ]; then tp_mb=256; else tp_mb=1024; fi
+	[ $((tp_mb / 2 + 16)) -gt "$ev_pages2m" ] && ev_pages2m=$((tp_mb / 2 + 16))
+	hp2m_reserve "$ev_pages2m"
 
 	# 1 GB pages: deep/pages need 2 (the pool is 600+ MB), testpmd 1.
 	ev_want1g=2
 	if [ "${TM_EVIDENCE_1G:-1}" = 0 ]; then
-		ev_not_testable 1g "skipped (TM_EVIDENCE_1G=0)"
+		not_testable 1g "skipped (TM_EVIDENCE_1G=0)"
 	elif [ ! -d "$ev_hp1g" ]; then
-		ev_not_testable 1g "no 1 GB hugepage support (CPU flag pdpe1gb or kernel: $ev_hp1g missing)"
+		not_testable 1g "no 1 GB hugepage support (CPU flag pdpe1gb or kernel: $ev_hp1g missing)"
 	elif [ "$(id -u)" -ne 0 ]; then
-		ev_not_testable 1g "not root: cannot raise nr_hugepages"
+		not_testable 1g "not root: cannot raise nr_hugepages"
 	else
 		ev_total=$(cat "$ev_hp1g/nr_hugepages")
 		ev_free=$(cat "$ev_hp1g/free_hugepages")
@@ -477,17 +589,17 @@ evidence() {
 			ev_free=$(cat "$ev_hp1g/free_hugepages")
 		fi
 		if [ "$ev_free" -lt $ev_want1g ]; then
-			ev_not_testable 1g "the kernel gave $ev_free free 1 GB pages of $ev_want1g asked (echo N > $ev_hp1g/nr_hugepages: memory fragmented or too small)"
+			not_testable 1g "the kernel gave $ev_free free 1 GB pages of $ev_want1g asked (echo N > $ev_hp1g/nr_hugepages: memory fragmented or too small)"
 		else
 			ev_mnt1g=$(mktemp -d /tmp/tm-evidence-1g.XXXXXX)
 			if ! mount -t hugetlbfs -o pagesize=1G nodev "$ev_mnt1g"; then
 				rmdir "$ev_mnt1g"
 				ev_mnt1g=
-				ev_not_testable 1g "cannot mount hugetlbfs with pagesize=1G"
+				not_testable 1g "cannot mount hugetlbfs with pagesize=1G"
 			fi
 		fi
 	fi
-	echo "hugepages: 2MB reserved by this run $ev_added_2m (mount ${ev_mnt2m:-none}); 1GB reserved by this run $ev_added_1g (mount ${ev_mnt1g:-none})" >>"$out/machine.txt"
+	echo "hugepages: 2MB reserved by this run $hp_added_2m (mount ${hp_mnt2m:-none}); 1GB reserved by this run $ev_added_1g (mount ${ev_mnt1g:-none})" >>"$out/machine.txt"
 
 	# --- turbomem_bench parts ----------------------------------------------------
 
@@ -507,15 +619,15 @@ evidence() {
 	ev_pages=(--scenario pages --layout "main lcore" --deep-n "$deep_n")
 	# ev_mem NAME "EAL memory args" HANDLERS: deep and pages on one memory.
 	ev_mem() {
-		[ "$1" = 2m ] && ev_top_up_2m
+		[ "$1" = 2m ] && hp2m_top_up
 		erun "deep-$1" "$2 -l 0" "${ev_deep[@]}" --handlers "$3"
-		[ "$1" = 2m ] && ev_top_up_2m
+		[ "$1" = 2m ] && hp2m_top_up
 		erun "pages-$1" "$2 -l 0" "${ev_pages[@]}" --handlers "$3"
 	}
 	ev_mem nohuge "--no-huge -m $ev_mb_nohuge" "$ev_two"
 	TURBOMEM_CONFIG=thp=off ev_mem nohuge-thpoff "--no-huge -m $ev_mb_nohuge" turbomem
-	if [ -n "$ev_mnt2m" ]; then
-		ev_mem 2m "-m $((ev_pages2m * 2)) --huge-dir $ev_mnt2m --huge-unlink" "$ev_two"
+	if [ -n "$hp_mnt2m" ]; then
+		ev_mem 2m "-m $((ev_pages2m * 2)) --huge-dir $hp_mnt2m --huge-unlink" "$ev_two"
 	fi
 	if [ -n "$ev_mnt1g" ]; then
 		ev_mem 1g "-m 2048 --huge-dir $ev_mnt1g --huge-unlink" "$ev_two"
@@ -523,9 +635,9 @@ evidence() {
 
 	for h in ring_mp_mc turbomem; do
 		erun "frag-nohuge-$h" "${nohuge[*]} -l 0" --scenario frag --handlers "$h" --layout "main lcore"
-		if [ -n "$ev_mnt2m" ]; then
-			ev_top_up_2m
-			erun "frag-2m-$h" "-m 256 --huge-dir $ev_mnt2m --huge-unlink -l 0" --scenario frag --handlers "$h" --layout "main lcore"
+		if [ -n "$hp_mnt2m" ]; then
+			hp2m_top_up
+			erun "frag-2m-$h" "-m 256 --huge-dir $hp_mnt2m --huge-unlink -l 0" --scenario frag --handlers "$h" --layout "main lcore"
 		fi
 	done
 
@@ -535,42 +647,20 @@ evidence() {
 
 	# --- testpmd -------------------------------------------------------------------
 
-	if command -v "${TESTPMD:-dpdk-testpmd}" >/dev/null 2>&1; then
-		ev_tp_mems=(nohuge)
-		[ -n "$ev_mnt2m" ] && ev_tp_mems+=(2m)
-		[ -n "$ev_mnt1g" ] && ev_tp_mems+=(1g)
-		if [ $ev_short = 1 ]; then
-			ev_tp=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=5 TM_CMP_SKIP=1 TM_CMP_LAST=2
-				TM_CMP_CACHES=default "TM_CMP_PMD_OPTS=--total-num-mbufs=8192")
-			ev_tp_rounds=1
-		else
-			# 12 s: under load, testpmd takes seconds to populate its pool.
-			ev_tp=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=12)
-			ev_tp_rounds=2
-		fi
-		for ((r = 1; r <= ev_tp_rounds; r++)); do
-			for m in "${ev_tp_mems[@]}"; do
-				case $m in
-				nohuge) mem="--no-huge -m $ev_tpmd_mb" ;;
-				2m) mem="-m $ev_tpmd_mb --huge-dir $ev_mnt2m --huge-unlink" ;;
-				1g) mem="-m 1024 --huge-dir $ev_mnt1g --huge-unlink" ;;
-				esac
-				d=$out/testpmd/$m-r$r
-				mkdir -p "$d"
-				[ "$m" = 2m ] && ev_top_up_2m
-				printf '%s\t%s\n' "testpmd-$m-r$r" "$(ev_argv env "${ev_tp[@]}" \
-					"TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" scripts/testpmd.py compare)" >>"$ev_cmds"
-				log "testpmd round $r, memory $m"
-				env "${ev_tp[@]}" "TM_CMP_MEM_OPTS=$mem" "TM_PLUGIN=$TM_PLUGIN" \
-					"TM_RESULTS_DIR=$d" scripts/testpmd.py compare >"$d/table.txt" 2>"$d/stderr.txt" ||
-					ev_failed "testpmd-$m-r$r" "$(grep -m1 'error:' "$d/stderr.txt" || echo "testpmd.py compare failed (log: $d)") $(grep -h -m1 'Not enough memory\|Cause:' "$d"/testpmd-logs/*.log 2>/dev/null | head -1)"
-			done
-		done
+	ev_tp_mems=(nohuge)
+	[ -n "$hp_mnt2m" ] && ev_tp_mems+=(2m)
+	[ -n "$ev_mnt1g" ] && ev_tp_mems+=(1g)
+	if [ $ev_short = 1 ]; then
+		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=5 TM_CMP_SKIP=1 TM_CMP_LAST=2
+			TM_CMP_CACHES=default "TM_CMP_PMD_OPTS=--total-num-mbufs=8192")
+		testpmd_compare 1 "${ev_tp_mems[@]}"
 	else
-		ev_not_testable testpmd "dpdk-testpmd not found"
+		# 12 s: under load, testpmd takes seconds to populate its pool.
+		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=12)
+		testpmd_compare 2 "${ev_tp_mems[@]}"
 	fi
 
-	ev_machine end
+	machine_when end
 	top -b -n 1 2>/dev/null | head -20 >"$out/logs/top-end.txt" || true
 	log "evidence set: $nrun EAL runs and testpmd in $((SECONDS - t0))s"
 
@@ -579,26 +669,54 @@ evidence() {
 	[ $ev_short = 1 ] && "$PYTHON" scripts/bench_report.py check "$out/bench.json" "$manifest"
 
 	if [ $ev_short = 1 ]; then
-		rm -rf "$out/doc" "$out/html"
-		cp -r doc "$out/doc"
+		doc_copy
 		ev_page=${TM_EVIDENCE_PAGE:-$out/doc/guides/mempool/turbomem_evidence.rst}
-		ev_readme=${TM_EVIDENCE_README-}
 	else
 		ev_page=${TM_EVIDENCE_PAGE:-doc/guides/mempool/turbomem_evidence.rst}
-		ev_readme=${TM_EVIDENCE_README-README.rst}
 	fi
-	"$PYTHON" scripts/bench_report.py evidence "$out" "$ev_page" ${ev_readme:+--readme "$ev_readme"}
-	if [ $ev_short = 1 ]; then
-		if ev_sphinx=$(pick_tool sphinx-build /usr/bin/sphinx-build); then
-			"$ev_sphinx" -W -q -E -b html -c doc "$out/doc" "$out/html" ||
-				die "sphinx-build -W failed on the generated page"
-			log "page built: $out/html/guides/mempool/turbomem_evidence.html"
-		else
-			log "sphinx-build not found (python3-sphinx): page not built"
-		fi
-	fi
+	"$PYTHON" scripts/bench_report.py evidence "$out" "$ev_page"
+	[ $ev_short = 1 ] && doc_build turbomem_evidence
 	log "evidence page: $ev_page"
 	exit 0
+}
+
+# results, results-short: the results page, where the project's figures
+# are kept (the README's few come from it).
+#
+#   scripts/bench.sh results         (about 35 minutes on 2 vCPUs: full's
+#                                     25, then 36 testpmd runs of ~15 s)
+#   scripts/bench.sh results-short   (about 3 minutes: CI)
+#
+# The runs of full (below), then results_testpmd, then
+# "scripts/bench_report.py results": doc/guides/mempool/turbomem_results.rst
+# (every cell of full as each handler's figure over ring_mp_mc's, and
+# testpmd's) and the key cells in README.rst's block (TM_RESULTS_README).
+# results-short runs full's matrix in seconds and testpmd for 5 s, and
+# writes the page, which says its figures are not evidence, into a copy of
+# doc/ built with sphinx-build -W.
+#
+# results_testpmd: scripts/testpmd.py compare (testpmd_compare above) of
+# ring_mp_mc and turbomem, mbuf caches 0 and 250, on --no-huge and on 2 MB
+# hugetlbfs with IOVA as PA and as VA, the memories taking turns in each of
+# TM_RESULTS_TP_ROUNDS rounds. On exit, the 2 MB pages it reserved are
+# released (hp2m_release).
+results_testpmd() {
+	local mems=(nohuge) rounds
+	if [ "$mode" = results-short ]; then
+		tp_mb=256
+		rounds=${TM_RESULTS_TP_ROUNDS:-1}
+		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=5 TM_CMP_SKIP=1 TM_CMP_LAST=2
+			"TM_CMP_PMD_OPTS=--total-num-mbufs=8192")
+	else
+		tp_mb=1024
+		rounds=${TM_RESULTS_TP_ROUNDS:-3}
+		# 12 s: under load, testpmd takes seconds to populate its pool.
+		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=12)
+	fi
+	tp_env+=("TM_CMP_HANDLERS=ring_mp_mc turbomem" "TM_CMP_CACHES=0 default")
+	hp2m_reserve $((tp_mb / 2 + 16))
+	[ -n "$hp_mnt2m" ] && mems+=(2m-pa 2m-va)
+	testpmd_compare "$rounds" "${mems[@]}"
 }
 
 nohuge=(--no-huge -m 512)
@@ -606,6 +724,28 @@ t0=$SECONDS
 case "$mode" in
 # Its own runs, page and exit.
 evidence*) evidence ;;
+results)
+	rs_page=${TM_RESULTS_PAGE:-doc/guides/mempool/turbomem_results.rst}
+	rs_readme=${TM_RESULTS_README-README.rst} ;;
+results-short)
+	rs_page=${TM_RESULTS_PAGE:-$out/doc/guides/mempool/turbomem_results.rst}
+	rs_readme=${TM_RESULTS_README-} ;;
+esac
+case "$mode" in
+results*)
+	# The README's block is looked for now, not after the runs.
+	if [ -n "$rs_readme" ] && ! { grep -q '^\.\. results-begin ' "$rs_readme" &&
+		grep -qx '\.\. results-end' "$rs_readme"; }; then
+		die "$rs_readme has no '.. results-begin (...)' and '.. results-end' lines (TM_RESULTS_README=\"\" to leave it)"
+	fi
+	# testpmd of the DPDK measured on, where it has one.
+	if [ -z "${TESTPMD:-}" ] && [ -n "${TM_DPDK_PREFIX:-}" ] &&
+		[ -x "$TM_DPDK_PREFIX/bin/dpdk-testpmd" ]; then
+		export TESTPMD=$TM_DPDK_PREFIX/bin/dpdk-testpmd
+	fi
+	results_init
+	machine_txt
+	trap hp2m_release EXIT ;;
 esac
 run grid-1lcore "${nohuge[*]} --lcores 0@0,1@1" --scenario grid --layout "1 lcore" "${grid_m[@]}"
 run grid-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario grid --layout "2 pinned" "${grid_m[@]}"
@@ -620,10 +760,10 @@ if [ "$mode" = smoke ]; then
 	run hw-off "${nohuge[*]} -l 0" --scenario hw --layout "main lcore" --pmu off
 fi
 run hw "${nohuge[*]} -l 0" --scenario hw --layout "main lcore"
-if [ "$mode" = full ]; then
+case "$mode" in full | results*)
 	run chunks "${nohuge[*]} --lcores 0@0,1@1" --scenario chunks --layout "1 lcore" \
-		--bulks 1,16,32,random --keeps 128
-fi
+		--bulks 1,16,32,random --keeps 128 ;;
+esac
 
 # deep: pool memory in 4 KB pages takes a page per mbuf in --no-huge
 # (objects do not cross pages): size -m for it.
@@ -633,7 +773,13 @@ run deep-nohuge "--no-huge -m $mb_nohuge -l 0" "${deep[@]}"
 if [ "$TM_BENCH_HUGE" != 0 ]; then
 	# 2432 bytes per packed mbuf, plus room for rings and maps.
 	pages=$(( deep_n * 2432 / 2097152 * 5 / 4 + 64 ))
-	if mnt=$(reserve_hugepages "$pages"); then
+	case "$mode" in
+	results*) # counted, released on exit
+		hp2m_reserve "$pages"
+		mnt=$hp_mnt2m ;;
+	*) mnt=$(reserve_hugepages "$pages") || mnt= ;;
+	esac
+	if [ -n "$mnt" ]; then
 		run deep-hugetlbfs "-m $((pages * 2)) --huge-dir $mnt -l 0" "${deep[@]}"
 	elif [ "$TM_BENCH_HUGE" = 1 ]; then
 		die "deep on hugetlbfs: cannot reserve $pages 2 MB pages"
@@ -657,18 +803,38 @@ if [ "$mode" = smoke ]; then
 	done
 fi
 log "$nrun EAL runs in $((SECONDS - t0))s"
+case "$mode" in
+results*)
+	results_testpmd
+	machine_when end
+	log "$nrun EAL runs and testpmd in $((SECONDS - t0))s" ;;
+esac
 
 "$PYTHON" scripts/bench_report.py merge "$out" "$out/parts"/[0-9]*.csv
 "$PYTHON" scripts/bench_report.py table "$out/bench.csv" | tee "$out/bench-table.txt"
-if [ "$mode" = smoke ]; then
-	"$PYTHON" scripts/bench_report.py check "$out/bench.json" "$manifest"
-fi
+case "$mode" in smoke | results-short)
+	"$PYTHON" scripts/bench_report.py check "$out/bench.json" "$manifest" ;;
+esac
+case "$mode" in
+results)
+	"$PYTHON" scripts/bench_report.py results "$out" "$rs_page" ${rs_readme:+--readme "$rs_readme"}
+	log "results page: $rs_page" ;;
+results-short)
+	doc_copy
+	"$PYTHON" scripts/bench_report.py results "$out" "$rs_page" ${rs_readme:+--readme "$rs_readme"}
+	# A page written elsewhere is built in the copy too.
+	[ "$rs_page" -ef "$out/doc/guides/mempool/turbomem_results.rst" ] ||
+		cp "$rs_page" "$out/doc/guides/mempool/turbomem_results.rst"
+	doc_build turbomem_results
+	log "results page: $rs_page" ;;
+esac
 if [ "${TM_BENCH_PLOT:-1}" != 0 ]; then
 	if "$PYTHON" -c 'import matplotlib' 2>/dev/null; then
 		"$PYTHON" scripts/bench_report.py plot "$out/bench.csv" "$out"
 	else
 		log "matplotlib missing (python3-matplotlib): no charts"
-		[ "$mode" = smoke ] || exit 1
+		# smoke and results-short check rows, results has its page
+		case "$mode" in quick | full) exit 1 ;; esac
 	fi
 fi
 log "results: $out/bench.csv $out/bench.json $out/bench-table.txt"

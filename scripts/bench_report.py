@@ -10,8 +10,16 @@
                                                  runs listed in RUNS)
   bench_report.py plot BENCH.csv OUTDIR [TESTPMD.csv]
                                               -> OUTDIR/bench-*.png
-  bench_report.py evidence RESULTS_DIR PAGE.rst [--readme README.rst]
+  bench_report.py evidence RESULTS_DIR PAGE.rst
                                               -> the evidence page
+  bench_report.py results RESULTS_DIR PAGE.rst [--readme README.rst]
+                                              -> the results page (the
+                                                 table of bench.sh full and
+                                                 testpmd's); with --readme,
+                                                 a few key cells into the
+                                                 README's block between
+                                                 ".. results-begin ..." and
+                                                 ".. results-end"
   bench_report.py vs-dpdk AUTOTEST.log SPEEDUP GRID.csv...
                                               -> mempool_perf_autotest's
                                                  figures beside the grid's
@@ -28,7 +36,8 @@ The app writes into its JSON what a report needs to know of a scenario
 ("scenarios": the main figure, its unit and direction, how the table names
 a row's parameters, the charts its rows feed) and the rows the run was
 expected to give ("expected"): nothing here names a scenario, but the
-evidence page, whose claims name the parts of "scripts/bench.sh evidence".
+evidence page, whose claims name the parts of "scripts/bench.sh evidence",
+and the README's few key cells of the results page (README_CELLS).
 Standard library only, but plot (matplotlib, Debian: python3-matplotlib).
 """
 
@@ -164,17 +173,70 @@ def params(r, scen):
     return ", ".join(out)
 
 
-def table(path):
-    rows = read_merged(path)
-    scen = scenarios_of(path)
-    handlers = []
-    for r in rows:
-        if r["handler"] not in handlers:
-            handlers.append(r["handler"])
+def param_cols(r, scen):
+    """The row's parameters as columns, [(name, value)], one a piece of its
+    scenario's "params": "bulk {bulk}" gives ("bulk", "16"), "{keep}/{pool_size}
+    held" ("held", "131071/262143"), "{mem}" ("mem", "nohuge")."""
+    out = []
+    for piece in scen.get(r["scenario"], {}).get("params", "").split(", "):
+        m = re.search(r"{\w+}(.*{\w+})?", piece)
+        if not m:
+            continue
+        name = (piece[:m.start()] + piece[m.end():]).strip() or \
+            " ".join(re.findall(r"{(\w+)}", piece))
+        out.append((name, re.sub(r"{(\w+)}", lambda x: r.get(x.group(1)) or "",
+                                 m.group(0))))
+    return out
+
+
+def ratio_cell(r, base, scen):
+    """A handler's cell of the table: its figure as a ratio to base's (the
+    median of the rounds' ratios, or of the figures for rows without
+    rounds), its absolute figure where base has none, "n/a" (no counters)
+    or "-" (skipped)."""
+    v = figure(r, scen)[0]
+    bv = figure(base, scen)[0] if base else None
+    if v is None:
+        return "n/a" if r["status"].startswith("n/a") else "-"
+    if bv:
+        rr = round_ratios(r, base)
+        return "%.3gx" % (statistics.median(rr) if rr else v / bv)
+    return "%.3g" % v
+
+
+def table_rows(rows, scen):
+    """The table, one entry per (scenario, layout, parameters) in the CSV's
+    order: dicts of scenario, unit, higher (is better), layout, params (and
+    as param_cols: pcols), base (the baseline's absolute figure) and cells
+    ({handler: ratio_cell, "" where the handler has no row}); and the
+    handlers."""
+    handlers = list(dict.fromkeys(r["handler"] for r in rows))
     groups = {}
     for r in rows:
         key = (r["scenario"], r["layout"], params(r, scen))
         groups.setdefault(key, {})[r["handler"]] = r
+    out = []
+    for (sc, layout, par), g in groups.items():
+        base = g.get(BASELINE)
+        bv, unit, hib = figure(base or next(iter(g.values())), scen)
+        if base is None:
+            bv = None
+        if bv is None:
+            btxt = "n/a" if base and base["status"].startswith("n/a") else "-"
+        else:
+            btxt = "%.4g" % bv
+        out.append(dict(scenario=sc, unit=unit, higher=hib, layout=layout,
+                        params=par, pcols=param_cols(next(iter(g.values())), scen),
+                        base=btxt, cells={
+                            h: ratio_cell(g[h], base, scen) if h in g else ""
+                            for h in handlers if h != BASELINE}))
+    return out, handlers
+
+
+def table(path):
+    rows = read_merged(path)
+    scen = scenarios_of(path)
+    trows, handlers = table_rows(rows, scen)
     w = max(9, max(len(h) for h in handlers))
     print("turbomem_bench: each handler's figure as a ratio to %s's "
           "(%s column: absolute, the median of the rounds), the median of "
@@ -183,38 +245,14 @@ def table(path):
           "better. '-': skipped (reason in the CSV)."
           % (BASELINE, BASELINE))
     last = None
-    for key, g in groups.items():
-        sc, layout, par = key
-        base = g.get(BASELINE)
-        bv, unit, _ = figure(base, scen) if base else \
-            (None, figure(next(iter(g.values())), scen)[1], True)
-        if sc != last:
-            print("\n== %s (%s) ==" % (sc, unit))
+    for t in trows:
+        if t["scenario"] != last:
+            print("\n== %s (%s) ==" % (t["scenario"], t["unit"]))
             print("%-13s %-48s %12s " % ("layout", "parameters", BASELINE) +
                   " ".join("%*s" % (w, h) for h in handlers if h != BASELINE))
-            last = sc
-        cells = []
-        for h in handlers:
-            if h == BASELINE:
-                continue
-            r = g.get(h)
-            v = figure(r, scen)[0] if r else None
-            if r is None:
-                cells.append("%*s" % (w, ""))
-            elif v is None:
-                st = r["status"]
-                cells.append("%*s" % (w, "n/a" if st.startswith("n/a") else "-"))
-            elif bv:
-                rr = round_ratios(r, base)
-                cells.append("%*s" % (w, "%.3gx" % (
-                    statistics.median(rr) if rr else v / bv)))
-            else:
-                cells.append("%*s" % (w, "%.3g" % v))
-        if bv is None:
-            btxt = "n/a" if base and base["status"].startswith("n/a") else "-"
-        else:
-            btxt = "%.4g" % bv
-        print("%-13s %-48s %12s " % (layout[:13], par[:48], btxt) + " ".join(cells))
+            last = t["scenario"]
+        print("%-13s %-48s %12s " % (t["layout"][:13], t["params"][:48], t["base"]) +
+              " ".join("%*s" % (w, c) for c in t["cells"].values()))
     memory_summary(rows, scen)
     chunks_summary(rows)
     notes = {r["status"] for r in rows if r["status"] not in ("ok", "")}
@@ -647,6 +685,10 @@ class Results:
         self.cmds = read_kv(os.path.join(d, "commands.tsv"), "\t")
         self.failed = read_kv(os.path.join(d, "failed.txt"), "\t")
         self.testpmd = {}  # (memory, handler, cache) -> [pps of kept samples]
+        # (memory, handler, cache) -> {round: [pps]}; a round is one
+        # testpmd.py compare round of one MEMORY-rN directory, in which
+        # the handlers ran next to each other
+        self.testpmd_rounds = {}
         tdir = os.path.join(d, "testpmd")
         if os.path.isdir(tdir):
             for sub in sorted(os.listdir(tdir)):
@@ -657,9 +699,11 @@ class Results:
                 with open(p) as f:
                     for r in csv.DictReader(f):
                         if r["kept"] == "1":
-                            self.testpmd.setdefault(
-                                (mem, r["handler"], r["mbcache"]),
-                                []).append(float(r["rx_pps"]))
+                            key = (mem, r["handler"], r["mbcache"])
+                            pps = float(r["rx_pps"])
+                            self.testpmd.setdefault(key, []).append(pps)
+                            self.testpmd_rounds.setdefault(key, {}).setdefault(
+                                (sub, r["round"]), []).append(pps)
 
     @staticmethod
     def part(run):
@@ -691,6 +735,14 @@ class Results:
             return None
         n = len(v)
         return (v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2) / 1e6
+
+    def tpmd_ratios(self, mem, handler, cache, base=BASELINE):
+        """Each round's median of handler over base's on the same memory
+        (testpmd.py compare's ratios), in the order run."""
+        h = self.testpmd_rounds.get((mem, handler, cache), {})
+        b = self.testpmd_rounds.get((mem, base, cache), {})
+        return [statistics.median(h[k]) / statistics.median(b[k])
+                for k in h if b.get(k) and statistics.median(b[k]) > 0]
 
 
 def extra(r):
@@ -1531,49 +1583,6 @@ def write_page(res, cl, path):
     print("bench_report.py evidence: %d claims -> %s" % (len(cl), path), file=sys.stderr)
 
 
-def update_readme(res, cl, path):
-    by = {c.cid: c for c in cl}
-    m = res.machine
-    B = [".. evidence-begin (generated by scripts/bench_report.py evidence: do not edit)",
-         ""]
-    B += prose("Measured on %s (%s CPUs%s, %s, DPDK %s; load average %s), from "
-               "``doc/guides/mempool/turbomem_evidence.rst`` (``scripts/bench.sh "
-               "evidence``), which lists every claim:" % (
-                   m.get("cpu", "?"), m.get("cpus", "?"),
-                   ", %s guest" % m["hypervisor"] if m.get("hypervisor") else "",
-                   m.get("kernel", "?"), m.get("dpdk", "?"), m.get("load_start", "?")))
-    B += [""]
-    items = []
-    heads = (
-        ("G6b", "testpmd io forwarding, 2 x net_null, --no-huge, mbuf cache 250 "
-                "(the design page quotes 2.72x)"),
-        ("G6", "the same with --mbcache=0 (quoted: 1.57x)"),
-        ("P1", "the TurboMem paper's +28% (turbomem on THP vs ring_mp_mc on "
-               "1 GB pages, testpmd, cache 250)"),
-        ("R3", "6 lcores floating on 2 CPUs vs 2 pinned (no collapse)"),
-        ("P4", "deep in-flight, turbomem on THP vs on reserved huge pages"),
-        ("L1", "LIFO reuse, 32 objects in flight after a shuffled refill"),
-        ("L2", "LIFO reuse, half of the pool in flight"),
-        ("F2", "EAL heap over 1000 pool create/free cycles, --no-huge"))
-    for cid, head in heads:
-        c = by.get(cid)
-        if c is None:
-            continue
-        items.append("%s: %s (%s)." % (head, c.figure or "missing", c.verdict))
-    B += bullets(items) + [".. evidence-end"]
-    with open(path) as f:
-        s = f.read()
-    pat = re.compile(r"\.\. evidence-begin.*?\.\. evidence-end", re.S)
-    if not pat.search(s):
-        sys.exit("bench_report.py evidence: %s has no '.. evidence-begin' ... "
-                 "'.. evidence-end' block" % path)
-    s = pat.sub(lambda _: "\n".join(B), s)
-    with open(path, "w") as f:
-        f.write(s)
-    print("bench_report.py evidence: headline figures -> %s" % path, file=sys.stderr)
-
-
-
 def worker_spread(status):
     """The spread a grid row of several workers reports in its status (the
     largest ratio of one worker's objects to another's in a round, above
@@ -1661,18 +1670,316 @@ def ab(parts_dir, variants):
 
 
 def evidence(a):
-    readme = None
-    if "--readme" in a:
-        i = a.index("--readme")
-        readme = a[i + 1]
-        del a[i:i + 2]
     if len(a) != 2:
         sys.exit(__doc__)
     res = Results(a[0])
     cl = claims(res)
     write_page(res, cl, a[1])
+
+
+# --- results ------------------------------------------------------------------
+
+RESULTS_MARK = "generated by scripts/bench_report.py results: do not edit"
+README_BEGIN = ".. results-begin (%s)" % RESULTS_MARK
+README_END = ".. results-end"
+# testpmd memories (bench.sh's testpmd_compare names), in the page's order
+TP_MEMS = {"nohuge": "``--no-huge``", "2m-pa": "2 MB hugetlbfs, IOVA as PA",
+           "2m-va": "2 MB hugetlbfs, IOVA as VA", "2m": "2 MB hugetlbfs",
+           "1g": "1 GB hugetlbfs"}
+# The README's few cells: (label, scenario, layout, fields of the row) of
+# turbomem_bench, (label, "testpmd", memory, mbcache) of testpmd.
+README_CELLS = (
+    ("get/put, 1 lcore, bulk 16, keep 32, no cache", "grid", "1 lcore",
+     {"bulk": "16", "keep": "32", "cache": "0"}),
+    ("get/put, 1 lcore, bulk 16, keep 32, cache 512", "grid", "1 lcore",
+     {"bulk": "16", "keep": "32", "cache": "512"}),
+    ("get/put, 6 lcores on 2 CPUs, bulk 16, keep 32, no cache", "grid", "6 on 2 CPUs",
+     {"bulk": "16", "keep": "32", "cache": "0"}),
+    ("pipeline, 2 pinned lcores, bulk 32, no cache", "pipeline", "2 pinned",
+     {"bulk": "32", "cache": "0"}),
+    ("deep, half the pool in flight, ``--no-huge``", "deep", "main lcore",
+     {"mem": "nohuge"}),
+    ("testpmd, ``--no-huge``, mbcache 0", "testpmd", "nohuge", "0"),
+    ("testpmd, 2 MB hugetlbfs IOVA as PA, mbcache 0", "testpmd", "2m-pa", "0"),
+    ("testpmd, ``--no-huge``, mbcache 250", "testpmd", "nohuge", "250"),
+)
+
+
+def rst_text(c):
+    """A table cell: escaped, "-" (a bullet list on its own) as text."""
+    c = rst_escape(c)
+    return "\\-" if c == "-" else c
+
+
+def rst_table(caption, header, rows):
+    """A simple table where it fits in the page's width, else a
+    list-table (one cell a line)."""
+    header = [rst_text(c) for c in header]
+    rows = [[rst_text(c) for c in r] for r in rows]
+    widths = [max(len(c) for c in col) for col in zip(header, *rows)]
+    if 3 + sum(widths) + len(widths) - 1 <= RST_WIDTH + 1 and \
+            all(r[0] for r in rows):
+        return simple_table(caption, header, rows)
+    L = [".. list-table:: " + caption, "   :header-rows: 1", ""]
+    for r in [header] + rows:
+        for i, c in enumerate(r):
+            L.append(("   * -" if i == 0 else "     -") + (" " + c if c else ""))
+    return L + [""]
+
+
+def drivers_at(d):
+    """machine.txt's "driver" (the last commit of drivers/, "-dirty" with
+    local changes there) in words."""
+    if not d or d == "unknown":
+        return ""
+    if d.endswith("-dirty"):
+        return "drivers/ last changed in %s, and changed locally" % d[:-6]
+    return "drivers/ last changed in %s" % d
+
+
+def run_facts(res):
+    """{cpu, cpus, guest, dpdk, testpmd_dpdk, commit, when, command, load,
+    short} of a results directory: machine.txt (bench.sh), else the parts'
+    headers."""
+    m = res.machine
+    h = next(iter(res.headers.values()), {})
+    dpdk = h.get("dpdk", "").replace("DPDK ", "") or m.get("dpdk", "?")
+    return {
+        "cpu": m.get("cpu") or h.get("cpu", "?"),
+        "cpus": m.get("cpus") or h.get("cpus_online", "?"),
+        "guest": ", %s guest" % m["hypervisor"] if m.get("hypervisor") else "",
+        "kernel": m.get("kernel") or h.get("kernel", "?"),
+        "dpdk": dpdk,
+        "testpmd_dpdk": m.get("testpmd_dpdk", ""),
+        "commit": m.get("commit", "?"),
+        "driver": drivers_at(m.get("driver", "")),
+        "when": "%s to %s" % (m.get("when_start", h.get("date", "?")),
+                              m.get("when_end", "?")),
+        "command": m.get("command", "scripts/bench.sh " + m.get("mode", "results")),
+        "load": "%s at start, %s at end" % (m.get("load_start", "?"),
+                                            m.get("load_end", "?")),
+        "short": m.get("mode", "").endswith("-short"),
+    }
+
+
+def tp_cell(res, mem, cache, handler):
+    """(Mpps, ratios to the baseline per round) of a testpmd cell."""
+    return res.tpmd(mem, handler, cache), res.tpmd_ratios(mem, handler, cache)
+
+
+def tp_mems(res):
+    have = {k[0] for k in res.testpmd}
+    return [m for m in TP_MEMS if m in have] + sorted(have - set(TP_MEMS))
+
+
+def results_page(res, path):
+    f = run_facts(res)
+    scen = scenarios_of(os.path.join(res.d, "bench.csv"))
+    L = [".. SPDX-License-Identifier: BSD-3-Clause",
+         "   Copyright(c) 2026 The turbomem authors",
+         "",
+         ".. %s" % RESULTS_MARK,
+         "   (from the results of scripts/bench.sh results)",
+         "",
+         ".. _turbomem_results:",
+         "",
+         "Turbomem Results",
+         "================",
+         ""]
+    L += prose("turbomem against DPDK's default mempool handler, ``%s``, and the other "
+               "handlers of DPDK, on one machine: the ``turbomem_bench`` scenarios of "
+               "``scripts/bench.sh full``, then testpmd forwarding on each memory. "
+               "Each figure is a ratio to ``%s`` measured in the same run, the handlers "
+               "taking turns round by round, since the speed of a shared machine drifts; "
+               "``%s``'s own figure is absolute. "
+               "``scripts/bench.sh results`` (about 35 minutes on 2 vCPUs) measures it all "
+               "and generates this page "
+               "with ``scripts/bench_report.py results``: run it again rather than edit "
+               "the page." % (BASELINE, BASELINE, BASELINE))
+    L += [""]
+    if f["short"]:
+        L += prose("This version comes from ``scripts/bench.sh results-short``: "
+                   "seconds-long measurements with small pools, which check that every "
+                   "cell can be produced; its figures are not evidence.") + [""]
+    L += ["Run", "---", ""]
+    L += bullets([
+        "CPU: %s (%s CPUs%s); kernel: %s" % (f["cpu"], f["cpus"], f["guest"],
+                                           f["kernel"]),
+        "DPDK: %s%s" % (f["dpdk"], "; testpmd: %s" % f["testpmd_dpdk"]
+                        if f["testpmd_dpdk"] and f["testpmd_dpdk"] != f["dpdk"] else ""),
+        "Commit: %s%s" % (f["commit"], "; %s" % f["driver"] if f["driver"] else ""),
+        "Date: %s; load average (1, 5, 15 min): %s" % (f["when"], f["load"]),
+        "Command, from the top of the tree:"])
+    L[-1:] = [""]
+    # one setting a line: the command stays within the page's width
+    words = shlex.split(f["command"])
+    env = 0
+    while env < len(words) and re.match(r"^\w+=", words[env]):
+        env += 1
+    L += ["  .. code-block:: console", ""]
+    L += ["     %s \\" % shlex.quote(w) for w in words[:env]]
+    L += ["     " + " ".join(shlex.quote(w) for w in words[env:]), ""]
+
+    # turbomem_bench
+    L += ["turbomem_bench", "--------------", ""]
+    L += prose("The scenarios and parameters of ``scripts/bench.sh full``, "
+               "each described in ``app/test-turbomem/bench_<scenario>.c``. "
+               "Each cell: the handler's figure over ``%s``'s, the median of the rounds' "
+               "ratios; ``%s``'s column: its own figure, the median of the rounds. "
+               "\"-\": skipped; \"n/a\": no hardware counters." % (BASELINE, BASELINE))
+    L += [""]
+    trows, handlers = table_rows(res.rows, scen) if res.rows else ([], [])
+    if not trows:
+        L += ["No turbomem_bench results.", ""]
+    for sc in dict.fromkeys(t["scenario"] for t in trows):
+        ts = [t for t in trows if t["scenario"] == sc]
+        title = "%s (%s, %s is better)" % (sc, ts[0]["unit"],
+                                          "higher" if ts[0]["higher"] else "lower")
+        L += [title, "~" * len(title), ""]
+        for layout in dict.fromkeys(t["layout"] for t in ts):
+            tl = [t for t in ts if t["layout"] == layout]
+            hs = [h for h in handlers if h != BASELINE and
+                  any(t["cells"].get(h) for t in tl)]
+            # the parameters a column each where the rows name the same
+            pn = [n for n, _ in tl[0]["pcols"]]
+            if pn and all([n for n, _ in t["pcols"]] == pn for t in tl):
+                head, pv = pn, [[v or "-" for _, v in t["pcols"]] for t in tl]
+            else:
+                head, pv = ["parameters"], [[t["params"] or "-"] for t in tl]
+            L += rst_table("%s, %s" % (sc, layout), head + [BASELINE] + hs,
+                           [p + [t["base"]] + [t["cells"].get(h, "") for h in hs]
+                            for p, t in zip(pv, tl)])
+    notes = sorted({r["status"].split(";")[0] for r in res.rows
+                    if r["status"].split(";")[0] not in ("ok", "")})
+    if notes:
+        L += ["Rows not measured, and why:", ""]
+        L += bullets(rst_escape(n) for n in notes)
+
+    # testpmd
+    L += ["testpmd", "-------", ""]
+    L += prose("testpmd io forwarding between two ``net_null`` ports, one forwarding lcore, "
+               "run by ``scripts/testpmd.py compare``: every mempool handler, mbuf cache size "
+               "and memory, the memories taking turns round by round. "
+               "Mpps: the median of the kept 1 s samples of all rounds; ratio: the median, "
+               "and the range, of each round's ratio to ``%s`` on the same memory." % BASELINE)
+    L += [""]
+    mems = tp_mems(res)
+    if not mems:
+        L += ["No testpmd results.", ""]
+    else:
+        ths = list(dict.fromkeys(k[1] for k in res.testpmd))
+        ths = [h for h in ths if h == BASELINE] + [h for h in ths if h != BASELINE]
+        caches = sorted({k[2] for k in res.testpmd}, key=lambda c: int(c) if c.isdigit() else 0)
+        rows = []
+        for mem in mems:
+            for c in caches:
+                row = [TP_MEMS.get(mem, mem), c]
+                for h in ths:
+                    mpps, rr = tp_cell(res, mem, c, h)
+                    row.append("%.2f" % mpps if mpps is not None else "-")
+                    if h != BASELINE:
+                        row.append("%.2fx (%.2f-%.2f)" % (statistics.median(rr), min(rr),
+                                                          max(rr)) if rr else "-")
+                rows.append(row)
+        header = ["memory", "mbcache"]
+        for h in ths:
+            header.append("%s Mpps" % h)
+            if h != BASELINE:
+                header.append("%s / %s" % (h, BASELINE))
+        L += rst_table("testpmd io forwarding, 2 x net_null", header, rows)
+        opts = {}
+        for k, v in res.cmds.items():
+            m = re.match(r"testpmd-(.*)-r\d+$", k)
+            for a in v.split("\x1f"):
+                if m and a.startswith("TM_CMP_MEM_OPTS="):
+                    opts.setdefault(m.group(1), a.split("=", 1)[1])
+        if opts:
+            L += ["EAL memory options:", ""]
+            L += bullets("%s: ``%s``" % (TP_MEMS.get(m, m), o) for m, o in opts.items())
+    gone = ["%s: %s" % (k, v) for k, v in list(res.failed.items()) + list(res.nt.items())]
+    if gone:
+        L += ["Not measured in this run:", ""]
+        L += bullets(rst_escape(g) for g in gone)
+    while L and L[-1] == "":
+        L.pop()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as fp:
+        fp.write("\n".join(L) + "\n")
+    print("bench_report.py results: %d turbomem_bench rows, testpmd on %d memories -> %s"
+          % (len(trows), len(mems), path), file=sys.stderr)
+
+
+def readme_block(res):
+    """The README's table of a few key cells and its line."""
+    f = run_facts(res)
+    scen = scenarios_of(os.path.join(res.d, "bench.csv"))
+    rows = []
+    for label, sc, where, sel in README_CELLS:
+        if sc == "testpmd":
+            mpps, rr = tp_cell(res, where, sel, "turbomem")
+            b = res.tpmd(where, BASELINE, sel)
+            rows.append([label, "%.2f Mpps" % b if b is not None else "missing",
+                         "%.2fx" % statistics.median(rr) if rr else "missing"])
+            continue
+        pick = [r for r in res.rows if r["scenario"] == sc and r["layout"] == where and
+                all(r.get(k) == v for k, v in sel.items())]
+        base = next((r for r in pick if r["handler"] == BASELINE), None)
+        tm = next((r for r in pick if r["handler"] == "turbomem"), None)
+        bv, unit, hib = figure(base, scen) if base else (None, "", True)
+        if not hib:
+            label += " (%s: lower is better)" % unit.split("/")[0]
+        rows.append([label, "%.4g %s" % (bv, unit) if bv is not None else "missing",
+                     ratio_cell(tm, base, scen) if tm else "missing"])
+    B = [README_BEGIN, ""]
+    B += rst_table("turbomem's figure over %s's, measured in the same run" % BASELINE,
+                   ["Measurement", BASELINE, "turbomem"], rows)
+    B += prose("%s on %s (%s CPUs), DPDK %s, commit %s%s; every cell and the command: "
+               "`Turbomem Results <doc/guides/mempool/turbomem_results.rst>`__." % (
+                   "A seconds-long check, not evidence," if f["short"] else "Measured",
+                   f["cpu"], f["cpus"], f["dpdk"], f["commit"],
+                   " (%s)" % f["driver"] if f["driver"] else ""))
+    return B + ["", README_END]
+
+
+README_BLOCK = re.compile(r"^%s\n.*?^%s$" % (re.escape(README_BEGIN), re.escape(README_END)),
+                          re.S | re.M)
+
+
+def readme_text(path):
+    """The README's text; exits unless it has the block."""
+    with open(path) as fp:
+        s = fp.read()
+    if not README_BLOCK.search(s):
+        sys.exit("bench_report.py results: %s has no block between the lines\n  %s\n"
+                 "and\n  %s" % (path, README_BEGIN, README_END))
+    return s
+
+
+def update_readme(res, path):
+    s = README_BLOCK.sub(lambda _: "\n".join(readme_block(res)), readme_text(path), count=1)
+    with open(path, "w") as fp:
+        fp.write(s)
+    print("bench_report.py results: key cells -> %s" % path, file=sys.stderr)
+
+
+def results(a):
+    readme = None
+    if "--readme" in a:
+        i = a.index("--readme")
+        if i + 1 >= len(a):
+            sys.exit(__doc__)
+        readme = a[i + 1]
+        del a[i:i + 2]
+    if len(a) != 2:
+        sys.exit(__doc__)
+    res = Results(a[0])
+    if not res.rows and not res.testpmd:
+        sys.exit("bench_report.py results: no results in %s (bench.csv, testpmd/)" % a[0])
     if readme:
-        update_readme(res, cl, readme)
+        readme_text(readme)  # before the page: nothing half-done
+    results_page(res, a[1])
+    if readme:
+        update_readme(res, readme)
 
 
 def main():
@@ -1690,6 +1997,8 @@ def main():
         plot(args)
     elif cmd == "evidence":
         evidence(args)
+    elif cmd == "results":
+        results(args)
     elif cmd == "ab" and len(args) >= 2:
         ab(args[0], args[1:])
     elif cmd == "vs-dpdk" and len(args) >= 3:
