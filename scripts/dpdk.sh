@@ -57,7 +57,8 @@
 #	into the cache.
 # dpdk_build TARBALL [MESON-OPTION...]
 #	Builds that DPDK with turbomem in tree (shared libraries, dpdk-testpmd,
-#	dpdk-test, a minimal driver set) and installs it into a private
+#	dpdk-test where the release can build it without every library, a
+#	minimal driver and library set: _dpdk_options) and installs it into a private
 #	prefix; prints the prefix. Cached outside the clone in
 #	${TM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/turbomem}: the DPDK
 #	build by the tarball's checksum and the options, the installed prefix
@@ -172,6 +173,26 @@ dpdk_tarball() {
 
 # The driver set every cached build has (turbomem is added in tree).
 TM_DPDK_DRIVERS=mempool/ring,mempool/stack,mempool/bucket,mempool/turbomem,net/null,bus/vdev
+# Names the option set of _dpdk_options in the cache key: change it with
+# them, so that a cached tree is never reused with other options.
+TM_DPDK_PROFILE=minimal-2
+
+# _dpdk_options SRC: the meson options of a tree, only what the checks use:
+# the drivers above, testpmd, and the libraries DPDK cannot build without.
+# Where dpdk-test builds each test only if its libraries are there
+# (app/test/meson.build's source_file_deps, 26.07), it comes along and the
+# mempool and mbuf autotests run on the tree's own build. 22.11's dpdk-test
+# needs every library: that tree has no tests, and its autotests run on
+# Debian's dpdk-test of the same release.
+_dpdk_options() {
+	echo -Denable_drivers=$TM_DPDK_DRIVERS
+	if grep -qs source_file_deps "$1/app/test/meson.build"; then
+		echo -Denable_apps=test-pmd,test -Dtests=true -Ddisable_libs=*
+	else
+		echo -Denable_apps=test-pmd -Dtests=false \
+			-Ddisable_libs=bitratestats,cfgfile,flow_classify,gpudev,gro,gso,kni,jobstats,latencystats,metrics,node,pdump,pipeline,port,power,table,vhost
+	fi
+}
 
 # _dpdk_sync_driver DST: copy the driver's sources into DST, touching only
 # the files that differ (ninja then recompiles only what changed).
@@ -235,11 +256,11 @@ _dpdk_prepare() {
 		echo "dpdk_build: configuring DPDK $(cat "$src/VERSION") with turbomem in tree ($b)" >&2
 		# pmdinfogen needs pyelftools in the python that runs meson:
 		# Debian's, first on PATH (26.07 looks python3 up there).
+		local opts
+		read -r -a opts <<<"$(_dpdk_options "$src" | tr '\n' ' ')"
 		PATH=/usr/bin:$PATH /usr/bin/python3 "$(command -v meson)" setup "$b" "$src" \
 			--prefix="$root/prefix" -Ddefault_library=shared \
-			-Denable_drivers=$TM_DPDK_DRIVERS \
-			-Denable_apps=test-pmd,test -Dtests=true \
-			-Denable_docs=false "$@" > "$log" 2>&1 ||
+			"${opts[@]}" -Denable_docs=false "$@" > "$log" 2>&1 ||
 			{ tail -30 "$log" >&2; rm -rf "$b"; return 1; }
 		grep -q 'turbomem' "$log" ||
 			{ echo "dpdk_build: turbomem not enabled (see $log)" >&2; return 1; }
@@ -266,7 +287,7 @@ dpdk_build() {
 	shift
 	[ -r "$tarball" ] || { echo "dpdk_build: $tarball: not readable" >&2; return 1; }
 	tsha=$(sha256sum "$tarball" | cut -c1-16)
-	osha=$(printf '%s\n' "$@" | sha256sum | cut -c1-8)
+	osha=$(printf '%s\n' "$TM_DPDK_PROFILE" "$@" | sha256sum | cut -c1-8)
 	root=$(dpdk_cache_dir)/dpdk-$tsha-$osha
 	mkdir -p "$root"
 	if [ -e "$root/prefix/.complete" ] &&
@@ -316,7 +337,7 @@ dpdk_build_driver() {
 	local tarball=$1 tsha osha root
 	shift
 	tsha=$(sha256sum "$tarball" | cut -c1-16)
-	osha=$(printf '%s\n' "$@" | sha256sum | cut -c1-8)
+	osha=$(printf '%s\n' "$TM_DPDK_PROFILE" "$@" | sha256sum | cut -c1-8)
 	root=$(dpdk_cache_dir)/dpdk-$tsha-$osha
 	mkdir -p "$root"
 	(
@@ -579,9 +600,19 @@ intree() {
 	lib=$(dpdk_libdir "$prefix")
 	plugin=$(dpdk_intree_plugin "$prefix")
 	(
+	if [ -x "$prefix/bin/dpdk-test" ]; then
+		(
+		export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+		check "$v" in-tree mempool autotest "$prefix/bin/dpdk-test" "$plugin" mempool_autotest
+		check "$v" in-tree mbuf autotest "$prefix/bin/dpdk-test" "$plugin" mbuf_autotest
+		)
+	else
+		# A tree built without dpdk-test (_dpdk_options): the release's
+		# installed one, with its own libraries, runs the tree's driver.
+		check "$v" in-tree mempool autotest dpdk-test "$plugin" mempool_autotest
+		check "$v" in-tree mbuf autotest dpdk-test "$plugin" mbuf_autotest
+	fi
 	export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	check "$v" in-tree mempool autotest "$prefix/bin/dpdk-test" "$plugin" mempool_autotest
-	check "$v" in-tree mbuf autotest "$prefix/bin/dpdk-test" "$plugin" mbuf_autotest
 	check "$v" in-tree testpmd testpmd_check "$prefix/bin/dpdk-testpmd" "$plugin" "$v"
 	check "$v" in-tree exports exports_check "$plugin" intree
 	if [ "$v" = 26.07 ]; then
