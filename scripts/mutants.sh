@@ -11,15 +11,18 @@
 #   Mutant: <one line: what is broken>
 #   Suite:  <meson suite(s) to run, space-separated>
 #   Meson:  <extra meson setup options>          (optional)
-#   Expect: <test expected to kill it>           (optional, informative)
+#   Expect: <test expected to kill it>           (optional; run first)
 # A file with a Meson: line may carry no diff at all (a mutant selected by
 # a build option).
 #
 # The tree (tracked and untracked, not ignored, files) is copied once into
-# the work directory; each mutant is applied there, built incrementally in
-# one build directory per set of Meson options, run with
-# "meson test --suite S --maxfail 1", and reverted. A patch that does not
-# apply (or revert) is a failure, not a skip.
+# the work directory; each mutant is applied there with patch -F0 (no fuzz:
+# a mutant whose context moved fails by name instead of landing elsewhere),
+# and only what its Expect: test depends on is rebuilt (in one build
+# directory per set of Meson options) and run; where that does not kill
+# the mutant, the suite's targets are built and "meson test --suite S
+# --maxfail 1" runs. Then the mutant is reverted. A patch that does not apply (or
+# revert) is a failure, not a skip.
 #
 # Prints one table row per mutant: name, killed/SURVIVED/NO-APPLY/
 # BUILD-FAILED/SKIPPED (every test of the suite skipped: the machine
@@ -67,6 +70,23 @@ hdr() { # file field: value of the header line "field: value"
 }
 has_diff() { grep -q '^@@' "$1"; }
 
+# test_targets DIR "SUITE..." [TEST]: the ninja targets (paths relative to
+# DIR) that the tests of those suites depend on, or test TEST alone, from
+# meson's introspection.
+test_targets() {
+	"$MESON" introspect "$1" --tests --targets | python3 -c '
+import json, os, sys
+d = json.load(sys.stdin)
+want = {"turbomem:" + s for s in sys.argv[2].split()}
+files = {t["id"]: t["filename"] for t in d["targets"]}
+out = set()
+for t in d["tests"]:
+    if (t["name"] == sys.argv[3]) if sys.argv[3] else (want & set(t["suite"])):
+        for i in t.get("depends", []):
+            out.update(os.path.relpath(f, sys.argv[1]) for f in files.get(i, []))
+print(" ".join(sorted(out)))' "$1" "$2" "${3:-}"
+}
+
 files=()
 if [ -n "${TM_MUTANTS:-}" ]; then
 	for n in $TM_MUTANTS; do
@@ -99,7 +119,7 @@ for f in "${files[@]}"; do
 	if [ -z "$suite" ] || [ -z "$what" ]; then
 		result=BAD-HEADER
 	elif has_diff "$f"; then
-		if ! (cd "$src" && patch -p1 -s --no-backup-if-mismatch -r - < "$f") \
+		if ! (cd "$src" && patch -p1 -F0 -s --no-backup-if-mismatch -r - < "$f") \
 				> "$logs/$name.patch.log" 2>&1; then
 			cat "$logs/$name.patch.log"
 			result=NO-APPLY
@@ -114,7 +134,9 @@ for f in "${files[@]}"; do
 		if { [ -f "$dir/build.ninja" ] ||
 				"$MESON" setup "$dir" "$src" -Dbuildtype=debugoptimized \
 				"${extra[@]}"; } > "$logs/$name.setup.log" 2>&1 &&
-				"$NINJA" -C "$dir" > "$logs/$name.build.log" 2>&1; then
+				targets=$(test_targets "$dir" "$suite" "$expect") &&
+				[ -n "$targets" ] &&
+				"$NINJA" -C "$dir" $targets > "$logs/$name.build.log" 2>&1; then
 			wrap=()
 			case "$mopts" in
 			*sanitize=thread*)
@@ -125,10 +147,28 @@ for f in "${files[@]}"; do
 			for s in $suite; do
 				sargs+=(--suite "$s")
 			done
-			TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
-				"$MESON" test -C "$dir" "${sargs[@]}" --maxfail 1 \
-				--print-errorlogs "${wrap[@]}" > "$logs/$name.test.log" 2>&1
-			if [ $? -ne 0 ]; then
+			rc=0
+			: > "$logs/$name.test.log"
+			if [ -n "$expect" ]; then
+				TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+					"$MESON" test -C "$dir" --no-rebuild --print-errorlogs \
+					"${wrap[@]}" "$expect" >> "$logs/$name.test.log" 2>&1 || rc=$?
+			fi
+			built=1
+			if [ $rc -eq 0 ]; then
+				# Not killed by its Expect: test: the whole suite, built.
+				targets=$(test_targets "$dir" "$suite")
+				"$NINJA" -C "$dir" $targets >> "$logs/$name.build.log" 2>&1 || built=0
+			fi
+			if [ $rc -eq 0 ] && [ $built -eq 1 ]; then
+				TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+					"$MESON" test -C "$dir" --no-rebuild "${sargs[@]}" --maxfail 1 \
+					--print-errorlogs "${wrap[@]}" >> "$logs/$name.test.log" 2>&1 || rc=$?
+			fi
+			if [ $built -eq 0 ]; then
+				tail -20 "$logs/$name.build.log"
+				result=BUILD-FAILED
+			elif [ $rc -ne 0 ]; then
 				result=killed
 				killer=$(grep -m1 -E '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|UNEXPECTEDPASS) ' \
 					"$logs/$name.test.log" |
@@ -139,7 +179,7 @@ for f in "${files[@]}"; do
 				if [ -n "$expect" ] && [ "$killer" != "$expect" ]; then
 					echo "    (expected $expect)"
 				fi
-			elif grep -qE '^Ok: +0 *$' "$logs/$name.test.log"; then
+			elif [ "$(grep -E '^Ok:' "$logs/$name.test.log" | tail -1 | tr -d ' ')" = Ok:0 ]; then
 				# Every test of the suite skipped (no hugepages, say):
 				# nothing was tried, which is no kill either.
 				result=SKIPPED
@@ -152,7 +192,7 @@ for f in "${files[@]}"; do
 			tail -20 "$logs/$name.setup.log" "$logs/$name.build.log" 2>/dev/null
 			result=BUILD-FAILED
 		fi
-		if has_diff "$f" && ! (cd "$src" && patch -p1 -R -s \
+		if has_diff "$f" && ! (cd "$src" && patch -p1 -F0 -R -s \
 				--no-backup-if-mismatch -r - < "$f") \
 				>> "$logs/$name.patch.log" 2>&1; then
 			echo "cannot revert $name: the scratch tree is dirty, stopping"
