@@ -1323,24 +1323,42 @@ WRAP_AT = re.compile(r"[,;:] ")
 WRAP_BEFORE = re.compile(r" (?=(and|but|or|against|vs|with|by|on|where|which) )")
 
 
+# What a wrapped line does not start with: reST could read it as a list,
+# a table rule or a directive.
+BAD_START = re.compile(r"([-*+|]|\d+[.)]|#\.|\.\.)(\s|$)|[-=~^]{3,}")
+
+
 def wrap_sentence(s, width):
-    """Lines of one sentence, broken after a comma, semicolon or colon
-    (outside ``literals`` and brackets) so that each stays within width
-    where it can."""
+    """Lines of one sentence, each within width: broken after a comma,
+    semicolon or colon outside ``literals`` and brackets where one fits,
+    else before a conjunction or preposition past the middle, else after
+    such punctuation in brackets, else at the last space that fits
+    (inside a literal only as a last resort: reST reads the break there
+    as a space)."""
     out = []
     while len(s) > width:
+        def lit(i):
+            return s.count("``", 0, i) % 2 == 1
+
         def free(i):
-            return s.count("``", 0, i) % 2 == 0 and \
-                s.count("(", 0, i) == s.count(")", 0, i)
-        cuts = [m.end() for m in WRAP_AT.finditer(s) if free(m.start())]
-        before = [c for c in cuts if c - 1 <= width]
-        # no punctuation: before a conjunction or preposition, past the middle
-        words = [m.start() + 1 for m in WRAP_BEFORE.finditer(s, width // 2, width + 1)
-                 if free(m.start())]
-        cut = before[-1] if before else (words[-1] if words else
-                                         (cuts[0] if cuts else None))
+            return not lit(i) and s.count("(", 0, i) == s.count(")", 0, i)
+
+        def ok(c):
+            # a cut before index c leaves a line of c - 1 columns
+            return c - 1 <= width and not BAD_START.match(s[c:])
+        tiers = (
+            [m.end() for m in WRAP_AT.finditer(s) if free(m.start())],
+            [m.start() + 1 for m in WRAP_BEFORE.finditer(s, width // 2, width + 1)
+             if free(m.start())],
+            [m.end() for m in WRAP_AT.finditer(s) if not lit(m.start())],
+            [m.end() for m in re.finditer(" ", s) if not lit(m.start())],
+            [m.end() for m in re.finditer(" ", s)])
+        cut = next((max(t) for t in ([c for c in t if ok(c)] for t in tiers) if t), None)
         if cut is None:
-            break
+            # one word longer than width: left whole
+            cut = next((m.end() for m in re.finditer(" ", s) if m.end() - 1 > width), None)
+            if cut is None:
+                break
         out.append(s[:cut].rstrip())
         s = s[cut:]
     return out + [s]
@@ -1363,16 +1381,32 @@ def bullets(items):
     return out
 
 
-def simple_table(caption, header, rows):
-    """A ".. table::" simple table (short cells) with its caption."""
+def simple_table(caption, header, rows, widths=None):
+    """A ".. table::" simple table with its caption; a list-table, whose
+    cells wrap, where the simple one would be wider than RST_WIDTH
+    (widths: the list-table's relative column widths)."""
     cols = list(zip(header, *rows))
-    widths = [max(len(c) for c in col) for col in cols]
-    rule = "   " + " ".join("=" * w for w in widths)
+    cw = [max(len(c) for c in col) for col in cols]
+    rule = "   " + " ".join("=" * w for w in cw)
+    if len(rule) > RST_WIDTH:
+        return list_table(caption, header, rows, widths)
 
     def line(cells):
-        return "   " + " ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+        return "   " + " ".join(c.ljust(w) for c, w in zip(cells, cw)).rstrip()
     return [".. table:: " + caption, "", rule, line(header), rule] + \
         [line(r) for r in rows] + [rule, ""]
+
+
+def list_table(caption, header, rows, widths=None):
+    """A ".. list-table::" of one header row, its cells wrapped."""
+    L = [".. list-table:: " + caption, "   :header-rows: 1"]
+    if widths:
+        L.append("   :widths: " + " ".join(str(w) for w in widths))
+    L.append("")
+    for r in [header] + list(rows):
+        for i, cell in enumerate(r):
+            L += rst_cell(cell_prose(cell), i == 0)
+    return L + [""]
 
 
 def rst_cell(lines, first):
@@ -1380,7 +1414,11 @@ def rst_cell(lines, first):
     lead = "   * - " if first else "     - "
     lines = lines if isinstance(lines, list) else [lines]
     lines = [l for l in lines if l != ""] or ["-"]
-    out.append(lead + lines[0])
+    # a cell starting "-" (a lone one, --no-huge) would be a list or an
+    # option list: escaped
+    head = "\\" + lines[0] if lines[0].startswith("-") or BAD_START.match(lines[0]) \
+        else lines[0]
+    out.append(lead + head)
     for l in lines[1:]:
         out.append("       " + l)
     return out
@@ -1398,13 +1436,64 @@ def rst_escape(s):
     return s.replace("*", r"\*").replace("|", r"\|").replace("_ ", r"\_ ")
 
 
-def shorten(cmd, res):
-    """The command with the repo's paths made relative."""
+def cmd_label(part):
+    """The reST label of a part's command on the evidence page."""
+    return "turbomem_evidence_cmd_" + re.sub(r"[^a-z0-9]+", "_", part.lower())
+
+
+def shorten(cmd):
+    """The words of a command, quoted for the shell, with the repo's paths
+    made relative and the bench app as $B."""
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     argv = [a.replace(repo + "/", "") for a in cmd.split("\x1f") if a != ""]
-    argv = ["$B" if a == "build/app/test-turbomem/dpdk-test-turbomem" else a
+    return ["$B" if a == "build/app/test-turbomem/dpdk-test-turbomem" else shlex.quote(a)
             for a in argv]
-    return " ".join(a if a == "$B" else shlex.quote(a) for a in argv)
+
+
+def shell_lines(words, width):
+    """A command as lines of at most width columns, continued with " \\":
+    an option stays beside its value, "--" (EAL's end) starts a line,
+    continuation lines are indented by 4. A word too long for a line is
+    cut and requoted, its pieces on lines of their own, unindented (an
+    indent would split the word)."""
+    units, i = [], 0
+    while i < len(words):
+        w = words[i]
+        if (w.startswith("-") and w != "--" and i + 1 < len(words) and
+                not words[i + 1].startswith("-")) or \
+                (w == "--" and i + 1 < len(words)):
+            units.append(w + " " + words[i + 1])
+            i += 2
+        else:
+            units.append(w)
+            i += 1
+    room = width - 2  # for " \\"
+    out, line = [], ""
+    for u in units:
+        if line and not u.startswith("-- ") and len(line) + 1 + len(u) <= room:
+            line += " " + u
+            continue
+        if line:
+            out.append(line + " \\")
+        line = ("    " if out or line else "") + u
+        if len(line) > room:
+            # an option and its value: each alone
+            if " " in u and not u.startswith(("'", '"')):
+                a, b = u.split(" ", 1)
+                line = "    " + a if out else a
+                out.append(line + " \\")
+                line = "    " + b
+            if len(line) > room:
+                raw, pieces = shlex.split(line)[0], [""]
+                for ch in raw:
+                    if len(shlex.quote(pieces[-1] + ch)) > room:
+                        pieces.append("")
+                    pieces[-1] += ch
+                pieces = [shlex.quote(p) for p in pieces]
+                out += [p + "\\" for p in pieces[:-1]]
+                line = pieces[-1]
+    out.append(line)
+    return out
 
 
 def write_page(res, cl, path):
@@ -1463,19 +1552,18 @@ def write_page(res, cl, path):
                "in the row). " % (TOL_GAIN * 100, TOL_FIGURE * 100) +
                "\"not testable here\" says why; \"missing\" means the results directory "
                "has no result for the row. "
-               "Commands: ``$B`` is ``build/app/test-turbomem/dpdk-test-turbomem``; "
-               "the bench commands write their rows with ``--csv``/``--json``, "
-               "testpmd's go to ``TM_RESULTS_DIR``.")
+               "Each row names the parts of the run it reads; their commands are under "
+               "`Commands of this run`_.")
     L += ["",
           "Claims",
           "------",
           "",
           ".. list-table:: Claims, figures and verdicts",
           "   :header-rows: 1",
-          "   :widths: 5 25 24 26 20",
+          "   :widths: 5 32 13 28 22",
           ""]
     L += rst_cell("#", True) + rst_cell("Claim (who)", False) + \
-        rst_cell("Command", False) + rst_cell("Figure (machine)", False) + \
+        rst_cell("Parts run", False) + rst_cell("Figure (machine)", False) + \
         rst_cell("Verdict", False)
     for c in cl:
         cmds = []
@@ -1484,8 +1572,9 @@ def write_page(res, cl, path):
                     (p.endswith("*") and k.startswith(p[:-1])) or
                     (p.startswith("testpmd-") and k.startswith(p.rsplit("-r", 1)[0] + "-r"))]
             for k in keys[:1]:
-                cmd = shorten(res.cmds[k], res)
-                cmds.append("``%s``" % cmd)
+                cmds.append(":ref:`%s <%s>`," % (k, cmd_label(k)))
+        if cmds:
+            cmds[-1] = cmds[-1].rstrip(",")
         if not cmds:
             cmds = ["(none in this set)" if not c.parts else
                     "(no command recorded: %s)" % ", ".join(c.parts)]
@@ -1542,9 +1631,8 @@ def write_page(res, cl, path):
                 l1, l2 = int(tlb["l1d_" + size]), int(tlb["l2d_" + size])
                 need = after[size]
                 def fit(n):
-                    return "not reported" if not n else (
-                        "yes" if need <= n else "no (%d entries)" % n)
-                fits = "%.0f %s entries needed: L1 %s, L2 %s" % (
+                    return "?" if not n else ("yes" if need <= n else "no")
+                fits = "%.0f x %s: %s / %s" % (
                     need, size.upper().replace("K", " KB").replace("M", " MB").replace(
                         "G", " GB"), fit(l1), fit(l2))
             except (KeyError, ValueError, TypeError):
@@ -1556,19 +1644,26 @@ def write_page(res, cl, path):
         L += simple_table(
             "MODEL: distinct pages per 1000 packets (fresh pool -> after drops)",
             ["Handler", "Memory (backing)", "4 KB pages", "2 MB pages",
-             "1 GB pages", "Fits L1 / L2 dTLB"], rows)
+             "1 GB pages", "Fit L1 / L2 dTLB"], rows, (12, 26, 14, 12, 12, 24))
+        L += prose("Fit: the entries a window needs after drops at the page size the "
+                   "pool got, and whether the L1 and the L2 data TLB hold that many "
+                   "(?: size not reported).") + [""]
     L += seed003_reading(res, cl, mr, tlb)
 
-    # Commands not cited above.
-    L += ["All commands of this run",
-          "------------------------",
+    # Every command, each under the label the claims link to.
+    L += ["Commands of this run",
+          "--------------------",
           ""]
     L += prose("In the order run (``scripts/bench.sh evidence`` runs them all, reserving "
                "and releasing the huge pages; ``/tmp/tm-evidence-1g.*`` is its private "
-               "1 GB hugetlbfs mount):") + [""]
+               "1 GB hugetlbfs mount). "
+               "``$B`` is ``build/app/test-turbomem/dpdk-test-turbomem``; "
+               "the bench commands write their rows with ``--csv`` and ``--json``, "
+               "testpmd's go to ``TM_RESULTS_DIR``.") + [""]
     if res.cmds:
         for k, v in res.cmds.items():
-            L += ["``%s``" % k, "   ``%s``" % shorten(v, res), ""]
+            L += [".. _%s:" % cmd_label(k), "", "``%s``:" % k, "", ".. code-block:: none", ""]
+            L += ["   " + l for l in shell_lines(shorten(v), RST_WIDTH - 3)] + [""]
     else:
         L += ["(none recorded)", ""]
     if res.failed:
@@ -1581,6 +1676,12 @@ def write_page(res, cl, path):
     with open(path, "w") as f:
         f.write("\n".join(L))
     print("bench_report.py evidence: %d claims -> %s" % (len(cl), path), file=sys.stderr)
+    # DPDK's documentation rule, which scripts/check-style.sh enforces
+    long = ["%s:%d: %d columns" % (path, i + 1, len(l))
+            for i, l in enumerate("\n".join(L).split("\n")) if len(l) > RST_WIDTH + 1]
+    if long:
+        sys.exit("bench_report.py evidence: lines over %d columns:\n  %s"
+                 % (RST_WIDTH + 1, "\n  ".join(long)))
 
 
 def worker_spread(status):
