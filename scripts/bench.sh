@@ -496,7 +496,10 @@ doc_build() {
 # memory each claim names, then generates the page from the results with
 # "scripts/bench_report.py evidence"; nothing on the page is typed by hand.
 #
-#   grid, pipeline  the design page's layouts (bulk 16, keep 32)
+#   grid            bulk 16, keep 32: 1 lcore, 2 lcores pinned to 2 CPUs
+#                   and 6 floating on 2 CPUs, no cache; the last two also
+#                   with cache 256 (the driver guide's When to Use It rows)
+#   pipeline        bulk 16, no cache, 2 lcores pinned: one gets, one puts
 #   locality, hw    after a shuffled refill; hw probes the PMU
 #   deep, pages     per memory: --no-huge (ring_mp_mc on 4 KB pages,
 #                   turbomem on its own THP memory), --no-huge with
@@ -504,7 +507,7 @@ doc_build() {
 #                   hugetlbfs 2 MB pages, hugetlbfs 1 GB pages
 #   frag            one process per handler and memory (the heap a handler
 #                   leaves is the next one's start)
-#   cache           issue 11b's scenario, when this tree has it
+#   cache           the cache scenario (bench_cache.c: seed 002's claim)
 #   testpmd         scripts/testpmd.py compare per memory (1 GB, 2 MB,
 #                   --no-huge), rounds interleaved across memories
 #
@@ -605,10 +608,12 @@ evidence() {
 
 	ev_all=ring_mp_mc,ring_mt_rts,ring_mt_hts,stack,lf_stack,turbomem
 	ev_two=ring_mp_mc,turbomem
-	# The design page's grid: bulk 16, keep 32, no cache.
+	# The grid at bulk 16, keep 32: no cache everywhere (every call reaches
+	# the handler); cache 256 where lcores share CPUs or each has its own
+	# (run-to-completion).
 	ev_grid=(--scenario grid --handlers "$ev_all" --bulks 16 --keeps 32)
 	erun grid-1lcore "${nohuge[*]} --lcores 0@0,1@1" "${ev_grid[@]}" --caches 0 --layout "1 lcore"
-	erun grid-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" "${ev_grid[@]}" --caches 0 --layout "2 pinned"
+	erun grid-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" "${ev_grid[@]}" --caches 0,256 --layout "2 pinned"
 	erun grid-6on2 "${nohuge[*]} --lcores 0@0,(1-6)@(0,1)" "${ev_grid[@]}" --caches 0,256 --layout "6 on 2 CPUs"
 	erun pipeline "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario pipeline --handlers "$ev_all" --bulks 16 --caches 0 --layout "2 pinned"
 	erun locality "${nohuge[*]} -l 0" --scenario locality --handlers "$ev_two" --caches 0,default --inflight 32,512 --layout "main lcore"
