@@ -93,6 +93,23 @@ meson_configure() {
 	fi
 }
 
+# test_targets DIR "SUITE..." [TEST]: the ninja targets (paths relative to
+# DIR) that the tests of those suites depend on, or test TEST alone, from
+# meson's introspection.
+test_targets() {
+	"$MESON" introspect "$1" --tests --targets | python3 -c '
+import json, os, sys
+d = json.load(sys.stdin)
+want = {"turbomem:" + s for s in sys.argv[2].split()}
+files = {t["id"]: t["filename"] for t in d["targets"]}
+out = set()
+for t in d["tests"]:
+    if (t["name"] == sys.argv[3]) if sys.argv[3] else (want & set(t["suite"])):
+        for i in t.get("depends", []):
+            out.update(os.path.relpath(f, sys.argv[1]) for f in files.get(i, []))
+print(" ".join(sorted(out)))' "$1" "$2" "${3:-}"
+}
+
 # tsan_wrapper: the command to run ThreadSanitizer tests under, if any.
 # gcc 12's TSan cannot map its shadow memory when the kernel randomises
 # mmap with more than 28 bits (vm.mmap_rnd_bits, e.g. 32 on recent Ubuntu

@@ -70,23 +70,6 @@ hdr() { # file field: value of the header line "field: value"
 }
 has_diff() { grep -q '^@@' "$1"; }
 
-# test_targets DIR "SUITE..." [TEST]: the ninja targets (paths relative to
-# DIR) that the tests of those suites depend on, or test TEST alone, from
-# meson's introspection.
-test_targets() {
-	"$MESON" introspect "$1" --tests --targets | python3 -c '
-import json, os, sys
-d = json.load(sys.stdin)
-want = {"turbomem:" + s for s in sys.argv[2].split()}
-files = {t["id"]: t["filename"] for t in d["targets"]}
-out = set()
-for t in d["tests"]:
-    if (t["name"] == sys.argv[3]) if sys.argv[3] else (want & set(t["suite"])):
-        for i in t.get("depends", []):
-            out.update(os.path.relpath(f, sys.argv[1]) for f in files.get(i, []))
-print(" ".join(sorted(out)))' "$1" "$2" "${3:-}"
-}
-
 files=()
 if [ -n "${TM_MUTANTS:-}" ]; then
 	for n in $TM_MUTANTS; do
