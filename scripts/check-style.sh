@@ -57,7 +57,7 @@ else
 	awk '
 		/^[^\t].*:[[:space:]]*$/ { sec = $0; next }
 		/^\t/ && sec != "" {
-			if (sec ~ /^Line too long/ && $0 ~ /^\t[A-Za-z-]+-by: /) next
+			if (sec ~ /^Line too long/ && $0 ~ /^\t[A-Za-z-]+-by: /) { warn++; next }
 			if (sec ~ /^(Line too long|Missing .Signed-off-by|Contributor name)/) {
 				warn++; next
 			}
