@@ -110,6 +110,17 @@ for t in d["tests"]:
 print(" ".join(sorted(out)))' "$1" "$2" "${3:-}"
 }
 
+# insecure_dir DIR: 0 if DIR or a parent is world-writable, where EAL
+# refuses to load a plugin or a driver directory (e.g. anything under /tmp).
+insecure_dir() {
+	local d=$1
+	while :; do
+		[ -n "$(find "$d" -maxdepth 0 -perm -0002 2>/dev/null)" ] && return 0
+		[ "$d" = / ] && return 1
+		d=$(dirname "$d")
+	done
+}
+
 # tsan_wrapper: the command to run ThreadSanitizer tests under, if any.
 # gcc 12's TSan cannot map its shadow memory when the kernel randomises
 # mmap with more than 28 bits (vm.mmap_rnd_bits, e.g. 32 on recent Ubuntu

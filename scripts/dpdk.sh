@@ -286,6 +286,12 @@ dpdk_build() {
 	local tarball=$1 tsha osha root
 	shift
 	[ -r "$tarball" ] || { echo "dpdk_build: $tarball: not readable" >&2; return 1; }
+	# The prefix's EAL loads its drivers from there: it refuses them below
+	# a world-writable directory.
+	if insecure_dir "$(dpdk_cache_dir)"; then
+		echo "dpdk_build: cache directory $(dpdk_cache_dir) is below a world-writable directory, where EAL refuses to load drivers; set TM_CACHE_DIR elsewhere" >&2
+		return 1
+	fi
 	tsha=$(sha256sum "$tarball" | cut -c1-16)
 	osha=$(printf '%s\n' "$TM_DPDK_PROFILE" "$@" | sha256sum | cut -c1-8)
 	root=$(dpdk_cache_dir)/dpdk-$tsha-$osha

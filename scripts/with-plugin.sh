@@ -31,22 +31,13 @@ fi
 plugin=$(realpath "$1")
 shift
 
-insecure() { # dir: 0 if it or a parent is world-writable
-	local d=$1
-	while :; do
-		[ -n "$(find "$d" -maxdepth 0 -perm -0002 2>/dev/null)" ] && return 0
-		[ "$d" = / ] && return 1
-		d=$(dirname "$d")
-	done
-}
-
 path=$plugin
-if insecure "$(dirname "$plugin")"; then
+if insecure_dir "$(dirname "$plugin")"; then
 	stage=${TM_PLUGIN_STAGE:-${HOME:-/root}/.cache/turbomem-plugins}
 	dir=$stage/$(sha256sum "$plugin" | cut -c1-16)
 	mkdir -p "$dir"
 	[ "$(stat -c %a "$dir")" = 755 ] || chmod 0755 "$dir"
-	insecure "$dir" &&
+	insecure_dir "$dir" &&
 		die "$plugin and $dir are under world-writable directories; EAL will refuse -d (set TM_PLUGIN_STAGE)"
 	path=$dir/$(basename "$plugin")
 	# A copy already there is left alone: another test (meson runs them

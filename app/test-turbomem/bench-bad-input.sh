@@ -4,8 +4,9 @@
 #
 # bench-bad-input.sh BENCH.SH: scripts/bench.sh refuses what it cannot run
 # with one line naming the value and its exit status, and leaves nothing
-# behind: an unknown mode (status 2), a TM_DPDK_PREFIX without a DPDK
-# (status 1, before anything is built: no results directory).
+# behind: an unknown mode (status 2), a TM_DPDK_PREFIX without a DPDK, a
+# DPDK cache below a world-writable directory (status 1, before anything is
+# built: no results or cache directory).
 script=$1
 name=bench.sh
 . "$(dirname "$0")/bad-input.sh"
@@ -13,6 +14,14 @@ name=bench.sh
 expect 2 "usage: .*bench.sh \[quick|full" -- nosuchmode
 expect 1 "DPDK prefix $d/noprefix: no libdpdk.pc under it" \
 	TM_DPDK_PREFIX="$d/noprefix" -- smoke
+# A DPDK cache below a world-writable directory ($d is under /tmp): refused
+# before anything is unpacked.
+expect 1 "cache directory $d/cache is below a world-writable directory" \
+	TM_CACHE_DIR="$d/cache" TM_BENCH_DPDK=26.07 -- smoke
+if [ -e "$d/cache" ]; then
+	echo "FAIL: a refused cache directory was created: $d/cache"
+	bad=1
+fi
 if [ -e "$d/results" ]; then
 	echo "FAIL: a refused run created $d/results"
 	bad=1
