@@ -35,7 +35,10 @@
 #             exactly as its checkpatches.sh (check_forbidden_additions)
 #             runs them, over a patch adding drivers/mempool/turbomem to
 #             that tree
-#   Environment: TM_MATRIX_VERSIONS (default "22.11 26.07").
+#   Environment: TM_MATRIX_VERSIONS (default "22.11 26.07");
+#   TM_MATRIX_FAST_SYSTEM=WHAT: the fast suite against the system's DPDK
+#   is run by WHAT (test.sh sets it when its fast stage runs): that cell
+#   is "-".
 # dpdk.sh forbidden [WORKDIR]
 #   Only the forbidden-token check.
 # dpdk.sh intree
@@ -591,7 +594,13 @@ oot() {
 	(
 	export PATH=$bindir:$PATH
 	[ -n "$libdir" ] && export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	check "$v" out-of-tree fast "$MESON" test -C "$b" --suite fast --print-errorlogs
+	if [ "$v" = "$(pkg-config --modversion libdpdk 2>/dev/null | cut -d. -f1,2)" ] &&
+		[ -z "$libdir" ] && [ -n "${TM_MATRIX_FAST_SYSTEM:-}" ]; then
+		# Run elsewhere on this DPDK (test.sh's fast stage): shown as "-".
+		log "$v out-of-tree fast: run by $TM_MATRIX_FAST_SYSTEM"
+	else
+		check "$v" out-of-tree fast "$MESON" test -C "$b" --suite fast --print-errorlogs
+	fi
 	check "$v" out-of-tree mempool autotest "$bindir/dpdk-test" "$plugin" mempool_autotest
 	check "$v" out-of-tree mbuf autotest "$bindir/dpdk-test" "$plugin" mbuf_autotest
 	check "$v" out-of-tree testpmd testpmd_check "$bindir/dpdk-testpmd" "$plugin" "$v"

@@ -34,7 +34,7 @@
 #   style  DPDK's style rules on the repository (scripts/check-style.sh):
 #          .rst lines of at most 100 columns, and 26.07's
 #          devtools/check-git-log.sh over the commits since that check
-#          was added
+#          was added; then that it fails where it must (style-bad-input.sh)
 #   matrix DPDK 22.11 (Debian's) and 26.07 (release tarball), each out of
 #          tree and in tree: fast suite, DPDK's mempool_autotest and
 #          mbuf_autotest on turbomem, testpmd forwarding checked through
@@ -169,6 +169,8 @@ stage_style() {
 	local out=build-style/style.txt rc=0
 	mkdir -p build-style
 	bash scripts/check-style.sh 2>&1 | tee "$out" || rc=$?
+	# ... and that it fails where it must (meson's suite "style").
+	sh app/test-turbomem/style-bad-input.sh "$(pwd)" 2>&1 | tee -a "$out" || rc=$?
 	[ $rc -eq 0 ] || details+=("style:"$'\n'"$(grep -v '^log: \|^doc: [0-9]' "$out" | head -20 | sed 's/^/    /')")
 	return $rc
 }
@@ -273,6 +275,11 @@ stage_valgrind() {
 stage_matrix() {
 	local out=build-matrix/matrix.txt rc=0 lg
 	mkdir -p build-matrix
+	# The fast stage runs the fast suite against the system's DPDK: the
+	# matrix does not run it again on its out-of-tree build of that DPDK.
+	case " $TM_TEST_STAGES " in
+	*" fast "*) export TM_MATRIX_FAST_SYSTEM="the fast stage" ;;
+	esac
 	MESON=$MESON NINJA=$NINJA bash scripts/dpdk.sh matrix build-matrix 2>&1 |
 		tee "$out" || rc=$?
 	[ $rc -ne 0 ] || return 0
