@@ -74,6 +74,7 @@ tm_debug_state(struct rte_mempool *mp, struct turbomem_pool *tp)
 			mp->name, mp->size);
 		return TM_DEBUG_NO_STATE;
 	}
+	turbomem_bytes_add(tp, mp->size);
 	return s;
 }
 

@@ -8,7 +8,14 @@
 
 #include <rte_malloc.h>
 
-#include "turbomem_objmap.h"
+#include "turbomem_private.h"
+
+/* The map's allocations count as its pool's (turbomem_pool.drv_bytes). */
+static void
+tm_objmap_bytes(struct tm_objmap *m, int64_t n)
+{
+	turbomem_bytes_add(container_of(m, struct turbomem_pool, map), n);
+}
 
 void
 tm_objmap_init(struct tm_objmap *m, const struct rte_mempool *mp)
@@ -24,6 +31,11 @@ tm_objmap_init(struct tm_objmap *m, const struct rte_mempool *mp)
 void
 tm_objmap_fini(struct tm_objmap *m)
 {
+	tm_objmap_bytes(m, -(int64_t)((size_t)m->cap_chunks *
+		(sizeof(*m->chunks) + sizeof(*m->by_va)) +
+		(m->obj_of != NULL ? (size_t)m->capacity * sizeof(void *) : 0) +
+		m->blk_bytes));
+	m->blk_bytes = 0;
 	rte_free(m->chunks);
 	rte_free(m->by_va);
 	rte_free(m->obj_of);
@@ -205,6 +217,8 @@ tm_objmap_fill_blocks(struct tm_objmap *m, bool by_page, bool stride)
 			RTE_CACHE_LINE_SIZE, m->socket_id);
 	if (blk == NULL)
 		return false;
+	m->blk_bytes = nb * sizeof(*blk);
+	tm_objmap_bytes(m, (int64_t)m->blk_bytes);
 	for (b = 0; b < nb; b++)
 		blk[b] = (struct tm_objmap_blk){ 0, 0, 0, TM_OBJMAP_NO_CHUNK,
 			TM_OBJMAP_NO_CHUNK };
@@ -252,6 +266,8 @@ tm_objmap_fill_blocks(struct tm_objmap *m, bool by_page, bool stride)
 static void
 tm_objmap_build_blocks(struct tm_objmap *m)
 {
+	tm_objmap_bytes(m, -(int64_t)m->blk_bytes);
+	m->blk_bytes = 0;
 	rte_free(m->blk);
 	m->blk = NULL;
 	m->blk_stride = 0;
@@ -281,6 +297,8 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 		if (by_va == NULL)
 			return -ENOMEM;
 		m->by_va = by_va;
+		tm_objmap_bytes(m, (int64_t)((cap - m->cap_chunks) *
+			(sizeof(*chunks) + sizeof(*by_va))));
 		m->cap_chunks = cap;
 	}
 
@@ -314,6 +332,10 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 				(size_t)m->capacity * sizeof(void *),
 				RTE_CACHE_LINE_SIZE, m->socket_id);
 	if (m->obj_of != NULL) {
+		/* Allocated with the first chunk, or never. */
+		if (m->nb_chunks == 1)
+			tm_objmap_bytes(m, (int64_t)m->capacity *
+				(int64_t)sizeof(void *));
 		k = m->nb_chunks - 1;
 		for (i = 0; i < m->chunks[k].nb_objs; i++)
 			m->obj_of[m->chunks[k].first_idx + i] =

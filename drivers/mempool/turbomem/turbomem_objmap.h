@@ -153,6 +153,7 @@ struct tm_objmap {
 	uintptr_t blk_at;
 	void **obj_of;		/**< object of each index, or NULL */
 	struct tm_objmap_blk *blk;	/**< address blocks, or NULL */
+	size_t blk_bytes;		/**< blk's size (the pool's drv_bytes) */
 };
 
 /** Initialize for a pool's object geometry (no chunk yet). */

@@ -88,6 +88,7 @@ turbomem_alloc(struct rte_mempool *mp)
 			mp->name, size, mp->socket_id);
 		return -ENOMEM;
 	}
+	turbomem_bytes_add(tp, (int64_t)size);
 	tp->stats = RTE_PTR_ADD(tp, hdr);
 	tp->lifo = RTE_PTR_ADD(tp->stats, sizeof(struct turbomem_stats));
 	tm_objmap_init(&tp->map, mp);

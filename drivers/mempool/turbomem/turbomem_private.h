@@ -44,7 +44,25 @@ struct turbomem_pool {
 	/** Held-object tracking (turbomem_track.h): epoch, 0 while off. */
 	RTE_ATOMIC(uint32_t) track_epoch;
 	RTE_ATOMIC(struct turbomem_track *) track; /**< rte_zmalloc'ed, or NULL */
+	/**
+	 * Bytes of the driver's own allocations for this pool (this struct
+	 * with the statistics and LIFO, object map, tracking, debug state),
+	 * as asked of rte_malloc, added where each is made and taken off
+	 * where one is freed while the pool lives: /turbomem/info's
+	 * driver_bytes. Not the pool's memory (the mempool's chunks, in
+	 * turbomem's own heap or not).
+	 */
+	RTE_ATOMIC(uint64_t) drv_bytes;
 };
+
+/* An allocation of n bytes for tp made (n > 0) or freed (n < 0). */
+static inline void
+turbomem_bytes_add(struct turbomem_pool *tp, int64_t n)
+{
+	/* Relaxed: a figure for reports, ordered with nothing. */
+	rte_atomic_fetch_add_explicit(&tp->drv_bytes, (uint64_t)n,
+			rte_memory_order_relaxed);
+}
 
 /**
  * Whether mp uses the turbomem ops. Checked by name: ops pointers differ

@@ -5,7 +5,8 @@
 /*
  * Telemetry commands (read with usertools/dpdk-telemetry.py):
  *   /turbomem/list         names of the turbomem pools of the process
- *   /turbomem/info,<pool>  size, counts, driver statistics, memory report
+ *   /turbomem/info,<pool>  size, counts, driver statistics, the driver's
+ *                          own bytes, memory report
  *   /turbomem/held,<pool>[,N]  who holds the objects (turbomem_track.h):
  *                          holders with counts and ages, the N (default
  *                          10, at most RTE_PMD_TURBOMEM_HELD_MAX_OLDEST)
@@ -95,6 +96,7 @@ turbomem_tel_info(const char *cmd __rte_unused, const char *params,
 	struct rte_pmd_turbomem_stats st;
 	struct turbomem_pool *tp;
 	struct rte_mempool *mp;
+	uint64_t drv;
 
 	if (params == NULL || params[0] == '\0')
 		return -EINVAL;
@@ -120,6 +122,16 @@ turbomem_tel_info(const char *cmd __rte_unused, const char *params,
 	tm_tel_add_u64(d, "put_calls", st.put_calls);
 	tm_tel_add_u64(d, "put_objs", st.put_objs);
 	tm_tel_add_u64(d, "cas_retries", st.cas_retries);
+	/*
+	 * The driver's own memory for the pool, as recorded when allocated
+	 * (turbomem_pool.drv_bytes), and per object rounded to a byte
+	 * (telemetry has no fractions): what turbomem_bench's memory row
+	 * measures from the heaps, less the heaps' element headers.
+	 */
+	drv = rte_atomic_load_explicit(&tp->drv_bytes, rte_memory_order_relaxed);
+	tm_tel_add_u64(d, "driver_bytes", drv);
+	tm_tel_add_u64(d, "driver_bytes_per_obj",
+		(drv + mp->size / 2) / RTE_MAX(mp->size, 1u));
 	turbomem_tel_mem(d, mp);
 	return 0;
 }

@@ -196,6 +196,8 @@ tm_track_alloc(struct rte_mempool *mp, struct turbomem_pool *tp)
 	if (!rte_atomic_compare_exchange_strong_explicit(&tp->track, &expect, t, rte_memory_order_release,
 			rte_memory_order_acquire))
 		rte_free(t);
+	else
+		turbomem_bytes_add(tp, (int64_t)size);
 	return 0;
 }
 
@@ -247,8 +249,13 @@ void
 turbomem_track_free(struct turbomem_pool *tp)
 {
 	/* Relaxed: free runs when nothing else uses the pool. */
-	rte_free(rte_atomic_load_explicit(&tp->track,
-			rte_memory_order_relaxed));
+	struct turbomem_track *t = rte_atomic_load_explicit(&tp->track,
+			rte_memory_order_relaxed);
+
+	if (t != NULL)
+		turbomem_bytes_add(tp, -(int64_t)(sizeof(*t) +
+			(size_t)tp->map.capacity * sizeof(t->rec[0])));
+	rte_free(t);
 	rte_atomic_store_explicit(&tp->track, NULL, rte_memory_order_relaxed);
 }
 
