@@ -20,6 +20,8 @@
 #             so, when the kernel cannot give them
 #   chunks    full only, 1 lcore: a pool of 1000 chunks against one of a
 #             single chunk, bulks 1, 16, 32 and random, keep 128
+#   memory    --no-huge, main lcore: each handler's bytes per object, measured
+#             in the heaps, pools of deep's size of 64 and 2176-byte objects
 #   others    smoke only: every other registered scenario ("--scenario
 #             list"), on 1 lcore ('0@0,1@1')
 # Modes: quick (default, ~3 minutes: grid bulk 16 and random, keep 128,
@@ -780,6 +782,9 @@ esac
 deep=(--scenario deep --layout "main lcore" --deep-n "$deep_n" --handlers "$deep_handlers" --seconds "$deep_secs")
 mb_nohuge=$(( (deep_n * 4096 >> 20) + 256 ))
 run deep-nohuge "--no-huge -m $mb_nohuge -l 0" "${deep[@]}"
+# memory: pools of deep's size, one at a time, sized as deep's.
+run memory "--no-huge -m $mb_nohuge -l 0" --scenario memory --layout "main lcore" \
+	--deep-n "$deep_n"
 if [ "$TM_BENCH_HUGE" != 0 ]; then
 	# 2432 bytes per packed mbuf, plus room for rings and maps.
 	pages=$(( deep_n * 2432 / 2097152 * 5 / 4 + 64 ))

@@ -241,8 +241,8 @@ def table(path):
     print("turbomem_bench: each handler's figure as a ratio to %s's "
           "(%s column: absolute, the median of the rounds), the median of "
           "the rounds' ratios (the handlers take turns in every round). "
-          "Throughput: higher is better; cycles and misses: lower is "
-          "better. '-': skipped (reason in the CSV)."
+          "Throughput: higher is better; cycles, misses and bytes: lower "
+          "is better. '-': skipped (reason in the CSV)."
           % (BASELINE, BASELINE))
     last = None
     for t in trows:
@@ -255,6 +255,7 @@ def table(path):
               " ".join("%*s" % (w, c) for c in t["cells"].values()))
     memory_summary(rows, scen)
     chunks_summary(rows)
+    bytes_summary(rows, scen)
     notes = {r["status"] for r in rows if r["status"] not in ("ok", "")}
     if notes:
         print("\nnotes: " + "\n       ".join(sorted(notes)))
@@ -307,6 +308,22 @@ def chunks_summary(rows):
         print("  %s bulk %s keep %s: %s / 1 chunk %.3fx (rounds %s)" % (
             h, b, k, layout, statistics.median(ratios),
             " ".join("%.2f" % x for x in ratios)))
+
+
+def bytes_summary(rows, scen):
+    """Scenarios whose figure is bytes per object (memory): each handler's
+    absolute figure and its whole pool in MB (the row's extra pool_mb)."""
+    brows = [r for r in rows if scen.get(r["scenario"], {}).get("figure")
+             == "bytes_per_obj" and num(r.get("bytes_per_obj")) is not None]
+    last = None
+    for r in brows:
+        if (r["scenario"], r["layout"]) != last:
+            last = (r["scenario"], r["layout"])
+            print("\n%s, %s, %s objects, %s: handler bytes per object "
+                  "(whole pool MB)" % (r["scenario"], r["layout"],
+                                      r["pool_size"], r["mem"]))
+        print("  %-12s %9.2f (%s MB)" % (r["handler"], num(r["bytes_per_obj"]),
+                                         extra(r).get("pool_mb", "?")))
 
 
 # --- check --------------------------------------------------------------------

@@ -61,6 +61,7 @@ bench_fig_name(enum bench_fig f)
 		[BENCH_FIG_MOBJ_S] = "mobj_per_s",
 		[BENCH_FIG_CYCLES] = "cycles_per_obj",
 		[BENCH_FIG_DTLB] = "dtlb_misses_per_obj",
+		[BENCH_FIG_BYTES] = "bytes_per_obj",
 	};
 
 	return f < BENCH_NB_FIGS ? names[f] : "?";
@@ -235,6 +236,8 @@ fig_field(struct bench_row *r, enum bench_fig f)
 		return &r->mobj_s;
 	case BENCH_FIG_CYCLES:
 		return &r->cycles_per_obj;
+	case BENCH_FIG_BYTES:
+		return &r->bytes_per_obj;
 	default:
 		return &r->dtlb_per_obj;
 	}
@@ -259,7 +262,8 @@ set_figures(const struct bench_set *set, struct bench_row *row,
 		bench_samples_str(row->samples, sizeof(row->samples), fig[main],
 			rounds, main == BENCH_FIG_MOBJ_S ? 1e6 : 1);
 	}
-	return isnan(row->mobj_s) && isnan(row->cycles_per_obj) ? -1 : 0;
+	return isnan(row->mobj_s) && isnan(row->cycles_per_obj) &&
+		isnan(row->bytes_per_obj) ? -1 : 0;
 }
 
 int
@@ -300,8 +304,10 @@ bench_run_set(struct bench_set *set)
 	for (round = 0; round < rounds; round++)
 	for (h = 0; h < o->nb_handlers; h++)
 	for (v = 0; v < nv; v++) {
-		double one[BENCH_NB_FIGS] = { NAN, NAN, NAN };
+		double one[BENCH_NB_FIGS];
 
+		for (f = 0; f < BENCH_NB_FIGS; f++)
+			one[f] = NAN;
 		i = h * nv + v;
 		if (skip[h] != NULL)
 			continue;

@@ -104,6 +104,7 @@ struct bench_row {
 	double pages_2m;       /* distinct 2 MB pages per 1000 allocations */
 	double dtlb_per_obj;   /* dTLB load misses per object */
 	double hw_cycles_per_obj;
+	double bytes_per_obj;  /* memory: the handler's bytes per object */
 	char stat[16];         /* how rounds combine: "median", "best" */
 	unsigned int rounds;
 	char samples[160];     /* every round's main figure */
@@ -200,6 +201,33 @@ int64_t bench_turbomem_calls(struct rte_mempool *mp);
  */
 void bench_pool_backing(const struct rte_mempool *mp, struct bench_row *r);
 
+/*
+ * Memory of a pool, measured (bench_memory.c, the memory scenario; the
+ * telemetry test): a snapshot of the bytes allocated in every DPDK malloc
+ * heap (the NUMA sockets', and the external heaps holding a memzone)
+ * before creating a pool and one after, and what the pool took.
+ */
+#define BENCH_MEM_MAX_HEAPS 64
+struct bench_mem_snap {
+	unsigned int nb_heaps;
+	int socket[BENCH_MEM_MAX_HEAPS];
+	uint64_t alloc[BENCH_MEM_MAX_HEAPS];   /* heap_allocsz_bytes */
+	uint64_t total[BENCH_MEM_MAX_HEAPS];   /* heap_totalsz_bytes */
+};
+struct bench_mem_use {
+	int64_t heap_delta;        /* bytes allocated in the heaps since */
+	uint64_t mempool_bytes;    /* the mempool's memzones, chunk headers */
+	int64_t handler_bytes;     /* heap_delta - mempool_bytes */
+	uint64_t new_heaps;        /* size of the heaps made since */
+	uint64_t own_heap_unused;  /* their bytes not allocated */
+	int64_t pool_bytes;        /* heap_delta + own_heap_unused */
+};
+void bench_mem_snapshot(struct bench_mem_snap *s);
+/* What mp took between the snapshots before and after (mp alive). */
+void bench_mem_use(const struct rte_mempool *mp,
+		const struct bench_mem_snap *before,
+		const struct bench_mem_snap *after, struct bench_mem_use *u);
+
 /* Hardware counters (perf_event_open): dTLB load misses and cycles. */
 struct bench_hw {
 	int fd_dtlb, fd_cycles;
@@ -214,11 +242,12 @@ void bench_hw_close(struct bench_hw *hw);
 /* --- scenarios ------------------------------------------------------- */
 
 /* The figures a measurement gives (row fields mobj_s, cycles_per_obj,
- * dtlb_per_obj; CSV/JSON columns of the same names as bench_fig_name). */
+ * dtlb_per_obj, bytes_per_obj; CSV/JSON columns as bench_fig_name). */
 enum bench_fig {
 	BENCH_FIG_MOBJ_S,      /* objects per second */
 	BENCH_FIG_CYCLES,      /* TSC cycles per object */
 	BENCH_FIG_DTLB,        /* dTLB load misses per object */
+	BENCH_FIG_BYTES,       /* bytes of handler memory per object */
 	BENCH_NB_FIGS
 };
 

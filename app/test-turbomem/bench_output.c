@@ -54,7 +54,7 @@ bench_row_init(struct bench_row *r, const char *scenario, const char *handler)
 	r->bulk = r->keep = r->cache = -1;
 	r->huge_pct = NAN;
 	r->mobj_s = r->cycles_per_obj = r->pages_4k = r->pages_2m = NAN;
-	r->dtlb_per_obj = r->hw_cycles_per_obj = NAN;
+	r->dtlb_per_obj = r->hw_cycles_per_obj = r->bytes_per_obj = NAN;
 	snprintf(r->status, sizeof(r->status), "ok");
 }
 
@@ -119,6 +119,8 @@ main_figure(const struct bench_row *r, const char **unit)
 		return r->cycles_per_obj;
 	case BENCH_FIG_DTLB:
 		return r->dtlb_per_obj;
+	case BENCH_FIG_BYTES:
+		return r->bytes_per_obj;
 	default:
 		return NAN;
 	}
@@ -184,13 +186,13 @@ bench_print_table(void)
 		}
 	}
 	free(done);
-	printf("\nratio: each handler's figure / %s's (throughput: higher is better; cycles, misses: lower is better)\n",
+	printf("\nratio: each handler's figure / %s's (throughput: higher is better; cycles, misses, bytes: lower is better)\n",
 		rows[0].handler);
 }
 
 static const char *
 csv_cols =
-	"scenario,handler,layout,threads,workers,cpus,bulk,keep,cache,pool_size,mem,backing,huge_pct,mobj_per_s,cycles_per_obj,pages_4k_per_1000,pages_2m_per_1000,dtlb_misses_per_obj,hw_cycles_per_obj,stat,rounds,samples,status,extra";
+	"scenario,handler,layout,threads,workers,cpus,bulk,keep,cache,pool_size,mem,backing,huge_pct,mobj_per_s,cycles_per_obj,pages_4k_per_1000,pages_2m_per_1000,dtlb_misses_per_obj,hw_cycles_per_obj,bytes_per_obj,stat,rounds,samples,status,extra";
 
 static void
 csv_str(FILE *f, const char *s, bool last)
@@ -208,7 +210,7 @@ csv_str(FILE *f, const char *s, bool last)
 int
 bench_write_csv(const char *path)
 {
-	char b[8][32];
+	char b[9][32];
 	unsigned int i;
 	FILE *f = fopen(path, "w");
 
@@ -244,6 +246,8 @@ bench_write_csv(const char *path)
 		/* The counters' absence is said, not left blank. */
 		fprintf(f, "%s,%s,", b[5][0] ? b[5] : "n/a",
 			b[6][0] ? b[6] : "n/a");
+		fmt_num(b[7], 32, r->bytes_per_obj);
+		fprintf(f, "%s,", b[7]);
 		csv_str(f, r->stat, false);
 		fprintf(f, "%u,", r->rounds);
 		csv_str(f, r->samples, false);
@@ -359,6 +363,7 @@ bench_write_json(const char *path)
 		json_num(f, "pages_2m_per_1000", r->pages_2m);
 		json_num(f, bench_fig_name(BENCH_FIG_DTLB), r->dtlb_per_obj);
 		json_num(f, "hw_cycles_per_obj", r->hw_cycles_per_obj);
+		json_num(f, bench_fig_name(BENCH_FIG_BYTES), r->bytes_per_obj);
 		json_str(f, "stat", r->stat, true);
 		fprintf(f, "\"rounds\": %u, ", r->rounds);
 		json_str(f, "samples", r->samples, true);

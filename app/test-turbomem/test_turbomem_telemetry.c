@@ -12,8 +12,11 @@
  * |                             | queried over this process's own          |
  * |                             | telemetry socket, reports each count and |
  * |                             | statistic exactly (the raw get_count,    |
- * |                             | the API), the memory report as the API   |
- * |                             | gives it and as smaps shows it;          |
+ * |                             | the API), the driver's bytes as the      |
+ * |                             | heaps measure them (bench_mem_use, the   |
+ * |                             | turbomem_bench memory row's measure),    |
+ * |                             | the memory report as the API gives it    |
+ * |                             | and as smaps shows it;                   |
  * |                             | /turbomem/list names the pool; unknown   |
  * |                             | pool and no pool answer null             |
  */
@@ -33,9 +36,16 @@
 
 #include "rte_pmd_turbomem.h"
 #include "test.h"
+#include "bench_common.h"
 
 #define TEL_N 1000
 #define TEL_K 37
+/*
+ * The heaps' element headers (64 bytes or so per allocation: the pool's
+ * few, and the mempool's tailq entry) are in the heaps' figure, not in
+ * the driver's.
+ */
+#define TEL_HDR_SLACK 2048
 
 typedef int (mem_info_t)(const struct rte_mempool *,
 		struct rte_pmd_turbomem_mem_info *);
@@ -137,14 +147,20 @@ test_telemetry(void)
 	char cmd[64];
 	const char *mem;
 	struct tm_smaps sm;
-	uint64_t smaps;
+	struct bench_mem_snap before, after;
+	struct bench_mem_use use;
+	const char *v;
+	uint64_t smaps, drv;
 	int ret = TEST_SUCCESS;
 
 	TEST_ASSERT(mem_info != NULL && backing_name != NULL,
 		"the plugin's API not found");
+	bench_mem_snapshot(&before);
 	mp = tm_test_pool("tm_tel", TEL_N, 128, 0, TM_OPS,
 			(int)rte_socket_id(), true);
 	TEST_ASSERT(mp != NULL, "pool");
+	bench_mem_snapshot(&after);
+	bench_mem_use(mp, &before, &after, &use);
 
 	/* Known state: 3 gets (TEL_K + 3 objects), 1 put of 3, 2 refused. */
 	TEST_CHECK(rte_mempool_get_bulk(mp, objs, TEL_K - 7) == 0, "get");
@@ -179,6 +195,21 @@ test_telemetry(void)
 	TEST_CHECK(json_is(buf, "put_objs", 3) && st.put_objs == 3, "put_objs");
 	TEST_CHECK(json_is(buf, "cas_retries", 0) && st.cas_retries == 0,
 		"cas_retries");
+
+	/* The driver's bytes: what the heaps gave the pool, less the mempool's. */
+	v = json_val(buf, "driver_bytes");
+	TEST_CHECK(v != NULL, "no driver_bytes");
+	drv = strtoull(v, NULL, 10);
+	printf("driver_bytes %" PRIu64 ", measured in the heaps %" PRId64
+		" (mempool's %" PRIu64 ")\n", drv, use.handler_bytes,
+		use.mempool_bytes);
+	TEST_CHECK(drv > (uint64_t)TEL_N * sizeof(void *) &&
+		use.handler_bytes >= (int64_t)drv &&
+		use.handler_bytes - (int64_t)drv <= TEL_HDR_SLACK,
+		"driver_bytes %" PRIu64 ", heaps %" PRId64 " (at most %d more)",
+		drv, use.handler_bytes, TEL_HDR_SLACK);
+	TEST_CHECK(json_is(buf, "driver_bytes_per_obj",
+		(int64_t)((drv + TEL_N / 2) / TEL_N)), "driver_bytes_per_obj");
 
 	/* The memory report: as the API gives it, and as smaps shows it. */
 	mem = json_val(buf, "memory");
