@@ -13,12 +13,18 @@
 #
 # Each EAL run (turbomem_bench, handlers ring_mp_mc and turbomem):
 #   pipeline  2 pinned ('0@0,1@0,2@1'), bulk 32, caches 0, 250 and 512
-#   grid      1 lcore ('0@0,1@1') and 2 pinned, bulks 1, 16 and random,
-#             keep 128, cache 0
+#   grid      1 lcore ('0@0,1@1') and 2 pinned, bulks 1, 4, 16, 32 and
+#             random at keep 128, bulks 32 and random at keep 512 (a
+#             deeper stack), cache 0
+#   memory    first round only (the figure does not vary): turbomem's
+#             bytes per object, pools of 65535 objects of 64 and 2176 bytes
 # all --no-huge. The table (scripts/bench_report.py ab) gives, per row and
 # variant, the median over the rounds of turbomem / ring_mp_mc of the same
 # EAL run, every round's ratio, and the driver's failed CAS attempts per
-# call where the row reports them. The header names the CPU.
+# call where the row reports them; for memory, turbomem's bytes per object
+# (ring_mp_mc's beside it). The header names the CPU. A round takes about
+# 45 s per variant at TM_AB_SECONDS=0.3: 102 measurements of that length
+# and some 13 s of EAL runs and pools (18.5 s at TM_AB_SECONDS=0.05).
 #
 # For a patch, the tree is copied as it is (uncommitted changes included)
 # to $TM_RESULTS_DIR/ab/src-<variant> and the patch applied there; a define
@@ -153,7 +159,8 @@ run_one() {
 }
 
 prefix=tm-ab-$(path_tag "$(pwd)")
-grid=(--scenario grid --bulks 1,16,random --keeps 128 --caches 0)
+grid=(--scenario grid --bulks 1,4,16,32,random --keeps 128 --caches 0)
+grid512=(--scenario grid --bulks 32,random --keeps 512 --caches 0)
 for ((r = 1; r <= TM_AB_ROUNDS; r++)); do
 	for i in "${!names[@]}"; do
 		n=${names[$i]}
@@ -163,6 +170,11 @@ for ((r = 1; r <= TM_AB_ROUNDS; r++)); do
 			--layout "2 pinned" --bulks 32 --caches 0,250,512
 		run_one "$out/parts/$r-$n-grid1" 0@0,1@1 "${grid[@]}" --layout "1 lcore"
 		run_one "$out/parts/$r-$n-grid2" 0@0,1@0,2@1 "${grid[@]}" --layout "2 pinned"
+		run_one "$out/parts/$r-$n-grid1k512" 0@0,1@1 "${grid512[@]}" --layout "1 lcore"
+		run_one "$out/parts/$r-$n-grid2k512" 0@0,1@0,2@1 "${grid512[@]}" --layout "2 pinned"
+		# Pools of 64 K objects: -m 512 holds the 2176-byte one in 4 KB pages.
+		[ "$r" -gt 1 ] || run_one "$out/parts/$r-$n-memory" 0@0 --scenario memory \
+			--deep-n 65535
 	done
 done
 "$PYTHON" scripts/bench_report.py ab "$out/parts" "${names[@]}" | tee "$out/ab-table.txt"

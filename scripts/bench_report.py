@@ -1708,11 +1708,14 @@ def ab(parts_dir, variants):
     ratio, the median failed CAS attempts per call (pipeline rows) and, for
     rows of several workers, the rounds in which one worker got more than
     GRID_SPREAD_NOTE times the objects of another (bench_grid.c's status),
-    turbomem's and ring_mp_mc's."""
+    turbomem's and ring_mp_mc's. Rows of a bytes-per-object figure
+    (memory): each variant's turbomem bytes per object, ring_mp_mc's
+    beside it."""
     pat = re.compile(r"^(\d+)-(%s)-[a-z0-9]+\.csv$"
                      % "|".join(re.escape(v) for v in variants))
     ratios, retries, order, header = {}, {}, [], {}
     starved = {}  # (key, variant, handler): one spread a round, 0 if none
+    mem, morder = {}, []  # (key, variant): [turbomem B/obj, ring B/obj]
     names = sorted(os.listdir(parts_dir)) if os.path.isdir(parts_dir) else []
     for name in names:
         m = pat.match(name)
@@ -1731,6 +1734,13 @@ def ab(parts_dir, variants):
                 starved.setdefault((key, m.group(2), r["handler"]), []).append(sp)
         for r in rows:
             key = (r["scenario"], r["layout"], r["bulk"], r["keep"], r["cache"])
+            b = num(r.get("bytes_per_obj"))
+            if b is not None and r["handler"] in ("turbomem", BASELINE):
+                if key not in morder:
+                    morder.append(key)
+                mem.setdefault((key, m.group(2)), [None, None])[
+                    r["handler"] == BASELINE] = b
+                continue
             tm, ring = num(r["mobj_per_s"]), base.get(key)
             if r["handler"] != "turbomem" or not tm or not ring:
                 continue
@@ -1772,6 +1782,16 @@ def ab(parts_dir, variants):
             print("  %-16s %6.3fx [%s]%s%s" % (
                 v, statistics.median(rs), " ".join("%.3f" % x for x in rs),
                 "  CAS %.3f" % statistics.median(cas) if cas else "", st))
+    for key in morder:
+        print("%s, %s: turbomem bytes per object (%s's)" % (
+            key[0], key[1], BASELINE))
+        for v in variants:
+            tb, rb = mem.get((key, v), [None, None])
+            if tb is None:
+                print("  %-16s missing" % v)
+                missing += 1
+                continue
+            print("  %-16s %8.2f (%s)" % (v, tb, "%.2f" % rb if rb else "-"))
     if missing:
         sys.exit("bench_report.py ab: %d rows missing (above)" % missing)
 
