@@ -33,8 +33,9 @@
 # and the results page generated from both, the project's one place for
 # figures: about 35 minutes), results-short (the same in seconds, for CI),
 # vs-dpdk (the grid against DPDK's mempool_perf_autotest), cache-claim (the
-# cache scenario on the system DPDK and a second one); each is described at
-# its function below.
+# cache scenario on the system DPDK and a second one), ovs (Open vSwitch
+# forwarding on ring_mp_mc and turbomem); each is described at its
+# function below.
 # Reports, tables and charts: scripts/bench_report.py.
 #
 # Output in TM_RESULTS_DIR (default results/): bench.csv, bench.json,
@@ -93,8 +94,8 @@ repo=$(pwd)
 
 mode=${1:-quick}
 case "$mode" in
-quick | full | smoke | evidence | evidence-short | results | results-short | vs-dpdk | cache-claim) ;;
-*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|results|results-short|vs-dpdk|cache-claim]" >&2
+quick | full | smoke | evidence | evidence-short | results | results-short | vs-dpdk | cache-claim | ovs) ;;
+*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|results|results-short|vs-dpdk|cache-claim|ovs]" >&2
 	exit 2 ;;
 esac
 
@@ -232,9 +233,33 @@ cache_claim() {
 	fi
 }
 
+# ovs: Open vSwitch with DPDK (Debian's openvswitch-switch-dpdk, a private
+# instance) forwarding net_null p0 -> p1 on one PMD thread, ring_mp_mc
+# against turbomem on the same hugepage memory, rounds interleaved, the
+# medians and their ratio with the CPU named; then with the PMD thread and
+# ovs-vswitchd's main thread sharing one CPU, the main thread copying
+# packets sent into the bridge's internal port out to p1 (mbufs from p1's
+# pool, no mempool cache). app/test-turbomem/ovs.py bench does the work.
+# Needs root, OVS (scripts/deps.sh) and 520 free 2 MB hugepages (reserved
+# here).
+#
+# Environment: TM_BUILD_DIR (build), TM_PLUGIN, TM_OVS_ROUNDS (5),
+# TM_OVS_SECONDS (5), TM_RESULTS_DIR (results; the table in ovs.txt)
+ovs_bench() {
+	local b=${TM_BUILD_DIR:-build} out=${TM_RESULTS_DIR:-results}
+	local plugin=${TM_PLUGIN:-$b/librte_mempool_turbomem.so}
+	[ -f "$plugin" ] || die "$plugin not found: build first"
+	mkdir -p "$out"
+	scripts/with-plugin.sh --hugepages 520 "$plugin" \
+		"$(pick_tool python3 /usr/bin/python3)" app/test-turbomem/ovs.py bench \
+		--plugin @PLUGIN@ --rounds "${TM_OVS_ROUNDS:-5}" \
+		--seconds "${TM_OVS_SECONDS:-5}" | tee "$out/ovs.txt"
+}
+
 case "$mode" in
 vs-dpdk) vs_dpdk; exit 0 ;;
 cache-claim) cache_claim; exit 0 ;;
+ovs) ovs_bench; exit ;;
 esac
 
 # The DPDK to measure on (TM_BENCH_DPDK, TM_DPDK_PREFIX): see dpdk_measure.

@@ -45,6 +45,8 @@ packages=(
 	xz-utils            # ... and unpacking it
 	git                 # scripts/dpdk.sh matrix: the patch of the forbidden-token check
 	gawk                # ... and its awk rules (mawk lacks \< \>)
+	openvswitch-switch-dpdk  # the ovs stage: OVS 3.1 built on DPDK 22.11
+	iputils-ping        # ... its packets from namespaces
 )
 # shellcheck disable=SC2206
 packages+=(${TM_DEPS_EXTRA:-})

@@ -35,6 +35,12 @@
 #          .rst lines of at most 100 columns, and 26.07's
 #          devtools/check-git-log.sh over the commits since that check
 #          was added; then that it fails where it must (style-bad-input.sh)
+#   ovs    "meson test --suite ovs" in ./build: Open vSwitch with DPDK
+#          (Debian's openvswitch-switch-dpdk, a private instance) on
+#          turbomem: forwarding, real packets, reconfiguration under
+#          traffic, held mbufs, bad input, hugepage-free OVS
+#          (app/test-turbomem/ovs.py); skipped, with the reason, without
+#          root, OVS or hugepages
 #   matrix DPDK 22.11 (Debian's) and 26.07 (release tarball), each out of
 #          tree and in tree: fast suite, DPDK's mempool_autotest and
 #          mbuf_autotest on turbomem, testpmd forwarding checked through
@@ -45,7 +51,7 @@
 #
 # Environment:
 #   TM_TEST_STAGES      stages to run (default "style tsan ci matrix perf
-#                       stress asan debug valgrind fast")
+#                       stress asan debug valgrind ovs fast")
 #   TM_BUILD_DIR        build directory of the fast stage (default build)
 #   TM_TSAN_BUILD_DIR   build directory of the tsan stage (default build-tsan)
 #   TM_ASAN_BUILD_DIR   build directory of the asan stage (default build-asan)
@@ -68,8 +74,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-known_stages="style fast tsan ci perf stress asan debug valgrind matrix"
-TM_TEST_STAGES=${TM_TEST_STAGES:-style tsan ci matrix perf stress asan debug valgrind fast}
+known_stages="style fast tsan ci perf stress asan debug valgrind matrix ovs"
+TM_TEST_STAGES=${TM_TEST_STAGES:-style tsan ci matrix perf stress asan debug valgrind ovs fast}
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_TSAN_BUILD_DIR=${TM_TSAN_BUILD_DIR:-build-tsan}
 TM_ASAN_BUILD_DIR=${TM_ASAN_BUILD_DIR:-build-asan}
@@ -191,6 +197,14 @@ stage_perf() {
 	meson_configure "$TM_BUILD_DIR" || return
 	"$NINJA" -C "$TM_BUILD_DIR" || return
 	meson_test "$TM_BUILD_DIR" perf --suite perf
+}
+
+# Only the plugin is built: the suite needs nothing else.
+stage_ovs() {
+	meson_configure "$TM_BUILD_DIR" || return
+	# shellcheck disable=SC2046
+	"$NINJA" -C "$TM_BUILD_DIR" $(test_targets "$TM_BUILD_DIR" ovs) || return
+	meson_test "$TM_BUILD_DIR" ovs --suite ovs
 }
 
 stage_tsan() {
