@@ -472,12 +472,12 @@ class Switch:
             err = self.ovs.vsctl("get", "Interface", n, "error").strip()
             check(err in ("[]", '""'), "port %s added (error %s)" % (n, err))
 
-    def setup(self):
+    def setup(self, ports=("p0", "p1", "t0")):
         # A bridge of the database from the last start goes first.
         self.ovs.vsctl("--if-exists", "del-br", self.br, "--", "add-br",
                        self.br, "--", "set", "bridge", self.br,
                        "datapath_type=netdev")
-        self.add_ports(["p0", "p1", "t0"])
+        self.add_ports(list(ports))
         self.ovs.ofctl("del-flows", self.br)
         self.ovs.ofctl("add-flow", self.br, "in_port=1,actions=output:2")
         m = re.findall(r"PMD thread uses DPDK lcore (\d+)",
@@ -861,7 +861,7 @@ def bench_one(ovs, plugin, handler, shared_core, seconds):
     ovs.start_switch(cpus=str(cpus[0]) if shared_core else None)
     try:
         sw = Switch(ovs)
-        sw.setup()
+        sw.setup(("p0", "p1"))
         if shared_core:
             ovs.ofctl("add-flow", sw.br, "in_port=LOCAL,actions=output:2")
             run(["ip", "link", "set", sw.br, "up"])
