@@ -26,11 +26,12 @@
  * |                                  | error line naming socket 0, no       |
  * |                                  | memzone or heap byte left)           |
  * | turbomem_numa_attach_autotest    | a secondary process: the pool named  |
- * |   --pool=NAME --expect=N         | by --pool (testpmd's mbuf pool) has  |
- * |                                  | its objects and driver memory on     |
- * |                                  | node N, and the report and the       |
- * |                                  | primary's /turbomem/info say N       |
+ * |   --pool=NAME --expect=N         | by --pool has its objects and driver |
+ * |                                  | memory on node N, and the report and |
+ * |                                  | /turbomem/info say N                 |
  *
+ * The place command runs the shell command TM_NUMA_SECONDARY, if set, with
+ * the socket 1 pool made (hugetlbfs): the attach command as a secondary.
  * Options of the place command: --xfail-driver-nohuge: in --no-huge mode
  * the driver memory check reports (XFAIL) instead of failing (its
  * metadata is in EAL's memory, which EAL does not place by socket there).
@@ -610,6 +611,15 @@ test_numa_place(void)
 	mp = pool_on(lc0, "numa_s1", 1, NUMA_POOL_N, 2048);
 	TEST_ASSERT(mp != NULL, "no pool for socket 1");
 	r = check_pool(mp, 1, strict);
+	/* A secondary process checks the same pool (hugetlbfs only). */
+	if (getenv("TM_NUMA_SECONDARY") != NULL && rte_eal_has_hugepages()) {
+		int st = system(getenv("TM_NUMA_SECONDARY"));
+
+		printf("secondary process: %s (status %d)\n",
+			st == 0 ? "same placement" : "FAIL", st);
+		if (st != 0)
+			r = TEST_FAILED;
+	}
 	rte_mempool_free(mp);
 	if (r != TEST_SUCCESS)
 		ret = r;
