@@ -11,6 +11,10 @@
 #
 # Runs apt-get as root, through sudo when not root and sudo is available.
 #
+# "deps.sh numa" adds what the numa stage's two-node guest needs:
+# qemu-system-x86, busybox-static, a kernel (linux-image-amd64, where /boot
+# has none) and virtme-ng (pip, where no vng is on PATH).
+#
 # Environment:
 #   TM_DEPS_EXTRA   more Debian packages to install (space separated)
 #   TM_DEPS_SKIP=1  check nothing, install nothing (for systems set up by hand)
@@ -50,6 +54,23 @@ packages=(
 )
 # shellcheck disable=SC2206
 packages+=(${TM_DEPS_EXTRA:-})
+numa=0
+[ "${1:-}" = numa ] && numa=1
+if [ $numa = 1 ]; then
+	packages+=(qemu-system-x86 busybox-static)
+	ls /boot/vmlinuz-* >/dev/null 2>&1 || packages+=(linux-image-amd64)
+fi
+
+# virtme-ng from PyPI (Debian 12 has no package of it).
+numa_pip() {
+	[ $numa = 1 ] || return 0
+	command -v vng >/dev/null 2>&1 && return 0
+	log "installing virtme-ng (pip)"
+	python3 -m pip install --quiet virtme-ng ||
+		python3 -m pip install --quiet --break-system-packages virtme-ng ||
+		log "cannot install virtme-ng: the numa stage will skip"
+	command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
+}
 
 command -v dpkg-query >/dev/null 2>&1 ||
 	die "dpkg-query not found: this script supports Debian/Ubuntu only; install the equivalent of: ${packages[*]}"
@@ -65,6 +86,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
 	log "all ${#packages[@]} packages already installed"
+	numa_pip
 	exit 0
 fi
 
@@ -94,3 +116,4 @@ done
 [ ${#still[@]} -eq 0 ] || die "still missing after apt-get install: ${still[*]}"
 
 log "installed: ${missing[*]}"
+numa_pip

@@ -48,10 +48,15 @@
 #          26.07 prefix, -Denable_stdatomic=true, and 26.07's
 #          forbidden-token rules over the driver; prints a table
 #          (scripts/dpdk.sh matrix, DPDK builds cached in ~/.cache/turbomem)
+#   numa   NUMA placement on two nodes: one guest of two NUMA nodes booted
+#          with virtme-ng (KVM or TCG) runs the placement checks on the
+#          ./build plugin and on the mutants of app/test-turbomem/
+#          numa-mutants (scripts/numa.sh); where no guest can be started,
+#          one SKIP line with the reason, and the stage passes
 #
 # Environment:
 #   TM_TEST_STAGES      stages to run (default "style tsan ci matrix perf
-#                       stress asan debug valgrind ovs fast")
+#                       stress asan debug valgrind ovs numa fast")
 #   TM_BUILD_DIR        build directory of the fast stage (default build)
 #   TM_TSAN_BUILD_DIR   build directory of the tsan stage (default build-tsan)
 #   TM_ASAN_BUILD_DIR   build directory of the asan stage (default build-asan)
@@ -74,8 +79,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-known_stages="style fast tsan ci perf stress asan debug valgrind matrix ovs"
-TM_TEST_STAGES=${TM_TEST_STAGES:-style tsan ci matrix perf stress asan debug valgrind ovs fast}
+known_stages="style fast tsan ci perf stress asan debug valgrind matrix ovs numa"
+TM_TEST_STAGES=${TM_TEST_STAGES:-style tsan ci matrix perf stress asan debug valgrind ovs numa fast}
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_TSAN_BUILD_DIR=${TM_TSAN_BUILD_DIR:-build-tsan}
 TM_ASAN_BUILD_DIR=${TM_ASAN_BUILD_DIR:-build-asan}
@@ -306,6 +311,24 @@ stage_matrix() {
 	return $rc
 }
 
+# Two NUMA nodes in a guest (scripts/numa.sh). A guest that cannot be
+# started is a skip, listed with its reason, not a failure.
+stage_numa() {
+	local out=build-numa.txt rc=0
+	meson_configure "$TM_BUILD_DIR" || return
+	"$NINJA" -C "$TM_BUILD_DIR" librte_mempool_turbomem.so \
+		app/test-turbomem/dpdk-test-turbomem || return
+	MESON=$MESON NINJA=$NINJA bash scripts/numa.sh "$TM_BUILD_DIR" 2>&1 |
+		tee "$TM_BUILD_DIR/$out" || rc=$?
+	counts=$(tail -1 "$TM_BUILD_DIR/$out" | grep -E '^[0-9]+ passed' || true)
+	if [ $rc -eq 77 ]; then
+		skipped+=("numa: $(grep -m1 'SKIP: ' "$TM_BUILD_DIR/$out" | sed 's/.*SKIP: /SKIP: /')")
+		return 0
+	fi
+	[ $rc -eq 0 ] || details+=("numa:"$'\n'"$(grep -E ' (FAIL|SKIP) |FAIL:|failed' "$TM_BUILD_DIR/$out" | head -20 | sed 's/^/    /')")
+	return $rc
+}
+
 # --- main ----------------------------------------------------------------
 
 for s in $TM_TEST_STAGES; do
@@ -316,7 +339,11 @@ for s in $TM_TEST_STAGES; do
 done
 
 if [ "${TM_DEPS_SKIP:-0}" != 1 ]; then
-	bash scripts/deps.sh
+	# The numa stage's guest (QEMU, a kernel, virtme-ng) only when it runs.
+	case " $TM_TEST_STAGES " in
+	*" numa "*) bash scripts/deps.sh numa ;;
+	*) bash scripts/deps.sh ;;
+	esac
 fi
 
 find_meson
