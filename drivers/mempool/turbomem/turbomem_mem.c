@@ -353,11 +353,45 @@ turbomem_mem_chunk(struct rte_mempool *mp, struct turbomem_pool *tp,
 	mem->kinds |= 1u << kind;
 }
 
+/*
+ * The driver's own memory (pool data: statistics and slots; object map)
+ * is EAL's, which --no-huge mode places by first touch, not by socket:
+ * where the pool's region is bound, prefer its node for the pages of that
+ * memory too (preferred, not bind: they are EAL's, and the pages at the
+ * ends hold other data) and move them there. Undone at free.
+ */
+static void
+tm_meta_place(struct rte_mempool *mp, struct turbomem_pool *tp)
+{
+	struct turbomem_mem *mem = &tp->mem;
+	const void *p[RTE_DIM(mem->meta)] = { tp, tp->map.obj_of,
+		tp->map.chunks, tp->map.by_va, tp->map.blk };
+	unsigned int i;
+	size_t sz;
+	int ret;
+
+	if (mem->region == NULL || mem->node < 0)
+		return;
+	for (i = 0; i < RTE_DIM(p); i++) {
+		if (p[i] == NULL || rte_malloc_validate(p[i], &sz) != 0)
+			continue;
+		ret = tm_os_place(p[i], sz, mem->node);
+		if (ret < 0) {
+			TM_LOG(WARNING, "pool %s: cannot move %zu bytes of driver memory to node %d: %s",
+				mp->name, sz, mem->node, strerror(-ret));
+			continue;
+		}
+		mem->meta[i].va = p[i];
+		mem->meta[i].len = sz;
+	}
+}
+
 void
 turbomem_mem_populated(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
 	if (tp->map.nb_objs < mp->size)
 		return;
+	tm_meta_place(mp, tp);
 	tm_socket_steer(mp, tp);
 	turbomem_mem_report_log(mp);
 }
@@ -365,5 +399,12 @@ turbomem_mem_populated(struct rte_mempool *mp, struct turbomem_pool *tp)
 void
 turbomem_mem_free(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
+	struct turbomem_mem *mem = &tp->mem;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mem->meta); i++)
+		if (mem->meta[i].va != NULL)
+			tm_os_place(mem->meta[i].va, mem->meta[i].len, -1);
+	memset(mem->meta, 0, sizeof(mem->meta));
 	tm_region_release(mp, tp);
 }

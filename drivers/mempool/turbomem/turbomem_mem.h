@@ -42,6 +42,11 @@ struct turbomem_mem {
 	uint32_t kinds;		/**< 1 << backing, for each chunk populated */
 	char heap[32];		/**< malloc heap holding the region */
 	char note[64];		/**< why THP or binding is off */
+	/** Driver memory moved to node (pool data, object map), to undo. */
+	struct {
+		const void *va;
+		size_t len;
+	} meta[5];
 };
 
 /*

@@ -221,6 +221,34 @@ tm_os_bind(void *va, size_t len, int node, bool strict)
 }
 
 int
+tm_os_place(const void *va, size_t len, int node)
+{
+#ifdef TM_HAVE_LIBNUMA
+	unsigned long mask[16] = { 0 };
+	const unsigned int bits = sizeof(mask) * 8;
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t s = (uintptr_t)va & ~(pg - 1);
+	uintptr_t e = ((uintptr_t)va + len + pg - 1) & ~(pg - 1);
+
+	if (node < 0)
+		return mbind((void *)s, e - s, MPOL_DEFAULT, NULL, 0, 0) == 0 ?
+			0 : -errno;
+	if ((unsigned int)node >= bits)
+		return -EINVAL;
+	mask[node / (8 * sizeof(mask[0]))] |= 1UL << (node % (8 * sizeof(mask[0])));
+	if (mbind((void *)s, e - s, MPOL_PREFERRED, mask, bits + 1,
+			MPOL_MF_MOVE) != 0)
+		return -errno;
+	return 0;
+#else
+	(void)va;
+	(void)len;
+	(void)node;
+	return -ENOTSUP;
+#endif
+}
+
+int
 tm_os_node_of(const void *va)
 {
 #ifdef TM_HAVE_LIBNUMA

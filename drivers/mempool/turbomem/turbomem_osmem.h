@@ -80,6 +80,15 @@ int tm_os_numa_state(void);
  */
 int tm_os_bind(void *va, size_t len, int node, bool strict);
 
+/**
+ * Prefer node for the pages holding [va, va + len), memory already in
+ * use, and move those already faulted there (with the other data of the
+ * pages at the ends; pages the kernel cannot move, pinned ones, stay);
+ * node -1 gives the pages back the default policy, where they stay.
+ * 0 or -errno.
+ */
+int tm_os_place(const void *va, size_t len, int node);
+
 /** NUMA node of the page holding va (faulted), or -1. */
 int tm_os_node_of(const void *va);
 
