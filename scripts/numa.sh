@@ -4,7 +4,7 @@
 #
 # NUMA placement on two nodes (test.sh's numa stage). Every machine here
 # has one NUMA node, so one guest of two (node 0: CPU 0, node 1: CPU 1,
-# 1 GB each) is booted with virtme-ng on the host's root file system,
+# 2 GB each) is booted with virtme-ng on the host's root file system,
 # and app/test-turbomem/numa-guest.sh runs the checks there: the build's
 # plugin must pass them, each app/test-turbomem/numa-mutants/*.patch
 # must fail its run. Everything is built here first (the mutant plugins
@@ -109,8 +109,8 @@ boot() { # boot kvm|tcg: run the guest; 0 if it started
 	rm -f "$out/started"
 	log "booting $(basename "$kernel") with two NUMA nodes ($1)"
 	# No standard input: vng would otherwise wait on a terminal.
-	timeout 560 "$vng" --run "$kernel" "${accel[@]}" --cpus 2 -m 2G \
-		--numa 1G,cpus=0 --numa 1G,cpus=1 --rwdir "$out" \
+	timeout 560 "$vng" --run "$kernel" "${accel[@]}" --cpus 2 -m 4G \
+		--numa 2G,cpus=0 --numa 2G,cpus=1 --rwdir "$out" \
 		--exec "$args" < /dev/null > "$work/vng-$1.log" 2>&1
 	log "guest exited (status $?)"
 	[ -f "$out/started" ]
