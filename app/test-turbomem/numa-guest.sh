@@ -70,7 +70,7 @@ rc=0; run_place hugetlbfs "$plugin" hugetlbfs --nomem=0 || rc=$?
 unset TM_NUMA_SECONDARY
 check hugetlbfs $rc
 check secondary "$(grep -q '^Test OK' "$out/secondary.log" 2>/dev/null; echo $?)"
-rc=0; run_place nohuge "$plugin" nohuge --xfail-driver-nohuge || rc=$?
+rc=0; run_place nohuge "$plugin" nohuge --xfail-any-nohuge || rc=$?
 check nohuge $rc
 
 # pmd_placement PID PREFIX POOL NODE: POOL of the testpmd PID on NODE,
