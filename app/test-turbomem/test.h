@@ -180,6 +180,18 @@ int tm_test_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg);
 extern int tm_test_argc;
 extern char **tm_test_argv;
 
+/**
+ * The value of option name (name=value) among the arguments after the
+ * command, "" for a bare name, NULL if absent.
+ */
+const char *tm_test_opt(const char *name);
+
+/**
+ * One request over this process's telemetry socket; the reply in buf.
+ * 0, or a negative errno value.
+ */
+int tm_test_tel_query(const char *cmd, char *buf, size_t sz);
+
 /** Scale factor for iteration counts (TM_TEST_SCALE, default 1). */
 unsigned int tm_test_scale(void);
 

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +35,54 @@ tm_test_register(struct tm_test *t)
 {
 	t->next = tests;
 	tests = t;
+}
+
+const char *
+tm_test_opt(const char *name)
+{
+	size_t n = strlen(name);
+	int i;
+
+	for (i = 0; i < tm_test_argc; i++)
+		if (strncmp(tm_test_argv[i], name, n) == 0) {
+			if (tm_test_argv[i][n] == '=')
+				return tm_test_argv[i] + n + 1;
+			if (tm_test_argv[i][n] == '\0')
+				return "";
+		}
+	return NULL;
+}
+
+int
+tm_test_tel_query(const char *cmd, char *buf, size_t sz)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	ssize_t n;
+	int fd;
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+		n = -errno;
+		printf("telemetry socket %s: %s\n", sun.sun_path,
+			strerror(errno));
+		close(fd);
+		return (int)n;
+	}
+	/* The greeting (version, pid, max_output_len), then the reply. */
+	n = recv(fd, buf, sz - 1, 0);
+	if (n > 0 && send(fd, cmd, strlen(cmd), 0) == (ssize_t)strlen(cmd))
+		n = recv(fd, buf, sz - 1, 0);
+	else
+		n = -1;
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	return 0;
 }
 
 unsigned int

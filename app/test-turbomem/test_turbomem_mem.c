@@ -98,22 +98,6 @@ api_load(void)
 
 /* --- options after the command ------------------------------------------ */
 
-static const char *
-opt(const char *name)
-{
-	size_t n = strlen(name);
-	int i;
-
-	for (i = 0; i < tm_test_argc; i++)
-		if (strncmp(tm_test_argv[i], name, n) == 0) {
-			if (tm_test_argv[i][n] == '=')
-				return tm_test_argv[i] + n + 1;
-			if (tm_test_argv[i][n] == '\0')
-				return "";
-		}
-	return NULL;
-}
-
 /* --- turbomem log lines, with their level ------------------------------- */
 
 static char logbuf[16384];
@@ -453,7 +437,7 @@ thp_pool_check(struct rte_mempool *mp, int socket, const char *numa)
 static int
 test_mem_thp(void)
 {
-	const char *numa = opt("--numa") ? opt("--numa") : "bound";
+	const char *numa = tm_test_opt("--numa") ? tm_test_opt("--numa") : "bound";
 	int socket = (int)rte_socket_id(), maps0, ret = TEST_SUCCESS;
 	struct rte_mempool *mp = NULL;
 	int lvl;
@@ -635,9 +619,9 @@ test_mem_nothp(void)
 	struct rte_mempool *mp = NULL;
 	struct tm_smaps sm;
 	int maps0, err = 0, ret = TEST_SUCCESS;
-	bool env = opt("--env-required") != NULL;
+	bool env = tm_test_opt("--env-required") != NULL;
 	/* THP off system-wide (TURBOMEM_TEST_FAIL=thp_never), else prctl. */
-	bool sysfs = opt("--sysfs") != NULL;
+	bool sysfs = tm_test_opt("--sysfs") != NULL;
 	const char *why = sysfs ? "enabled=never" : "PR_SET_THP_DISABLE";
 	const char *note = sysfs ? "never" : "prctl";
 	uintptr_t va;
@@ -723,13 +707,13 @@ test_mem_socket(void)
 	int maps0, err, ret = TEST_SUCCESS, socket = 0;
 	unsigned int i;
 
-	if (opt("--mmap-fail") != NULL && !thp_usable())
+	if (tm_test_opt("--mmap-fail") != NULL && !thp_usable())
 		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no region of the driver's own to fail");
 	for (i = 0; i < rte_socket_count(); i++)
 		socket = RTE_MAX(socket, rte_socket_id_by_idx(i) + 1);
 	maps0 = tm_test_maps_count();
 
-	if (opt("--mmap-fail") != NULL) {
+	if (tm_test_opt("--mmap-fail") != NULL) {
 		/* TURBOMEM_TEST_FAIL=mmap: the pool's own region cannot be had. */
 		char heap[64];
 
@@ -757,7 +741,7 @@ test_mem_socket(void)
 		goto out;
 	}
 
-	if (opt("--env-bad") != NULL) {
+	if (tm_test_opt("--env-bad") != NULL) {
 		cap_start();
 		mp = rte_pktmbuf_pool_create_by_ops("tm_sock", 1023, 0, 0,
 				RTE_MBUF_DEFAULT_BUF_SIZE, 0, TM_OPS);
@@ -815,8 +799,8 @@ static int
 test_mem_appmem(void)
 {
 	const size_t map_len = 16u << 20, len = 12u << 20, pre = 4u << 20;
-	bool fail = opt("--collapse") != NULL;
-	bool nothp = opt("--nothp") != NULL;
+	bool fail = tm_test_opt("--collapse") != NULL;
+	bool nothp = tm_test_opt("--nothp") != NULL;
 	struct rte_pmd_turbomem_mem_info info;
 	struct rte_mempool *mp = NULL;
 	struct tm_smaps sm;
@@ -1038,7 +1022,7 @@ TM_TEST_REGISTER(turbomem_mem_heaps_autotest, test_mem_heaps);
 static int
 test_mem_iova(void)
 {
-	bool pa = opt("--expect") != NULL && strcmp(opt("--expect"), "pa") == 0;
+	bool pa = tm_test_opt("--expect") != NULL && strcmp(tm_test_opt("--expect"), "pa") == 0;
 	struct rte_pmd_turbomem_mem_info info;
 	struct rte_mempool *mp = NULL;
 	unsigned int bad = 0;

@@ -46,9 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -71,22 +69,6 @@
 
 typedef int (mem_info_t)(const struct rte_mempool *,
 		struct rte_pmd_turbomem_mem_info *);
-
-static const char *
-opt(const char *name)
-{
-	size_t n = strlen(name);
-	int i;
-
-	for (i = 0; i < tm_test_argc; i++)
-		if (strncmp(tm_test_argv[i], name, n) == 0) {
-			if (tm_test_argv[i][n] == '=')
-				return tm_test_argv[i] + n + 1;
-			if (tm_test_argv[i][n] == '\0')
-				return "";
-		}
-	return NULL;
-}
 
 static int
 nodes_online(void)
@@ -311,36 +293,6 @@ use_pool(struct rte_mempool *mp)
 	return got == mp->size ? 0 : -1;
 }
 
-/* One request over the telemetry socket of this file prefix. */
-static int
-tel_query(const char *cmd, char *buf, size_t sz)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	ssize_t n;
-	int fd;
-
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		rte_eal_get_runtime_dir());
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
-		printf("telemetry socket %s: %s\n", sun.sun_path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	n = recv(fd, buf, sz - 1, 0);
-	if (n > 0 && send(fd, cmd, strlen(cmd), 0) == (ssize_t)strlen(cmd))
-		n = recv(fd, buf, sz - 1, 0);
-	else
-		n = -1;
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
 /* memory.numa_node of /turbomem/info,<pool>; -2 if absent. */
 static int
 tel_node(const char *pool)
@@ -349,7 +301,7 @@ tel_node(const char *pool)
 	const char *v;
 
 	snprintf(cmd, sizeof(cmd), "/turbomem/info,%s", pool);
-	if (tel_query(cmd, buf, sizeof(buf)) != 0)
+	if (tm_test_tel_query(cmd, buf, sizeof(buf)) != 0)
 		return -2;
 	v = strstr(buf, "\"numa_node\":");
 	if (v == NULL) {
@@ -601,7 +553,7 @@ static int
 test_numa_place(void)
 {
 	unsigned int lc0 = lcore_of_node(0), lc1 = lcore_of_node(1);
-	bool strict = !(opt("--xfail-any-nohuge") && !rte_eal_has_hugepages());
+	bool strict = !(tm_test_opt("--xfail-any-nohuge") && !rte_eal_has_hugepages());
 	struct rte_mempool *mp;
 	int ret = TEST_SUCCESS, r;
 
@@ -637,8 +589,8 @@ test_numa_place(void)
 	if (r != TEST_SUCCESS)
 		ret = r;
 
-	if (opt("--nomem") != NULL) {
-		r = check_nomem(atoi(opt("--nomem")));
+	if (tm_test_opt("--nomem") != NULL) {
+		r = check_nomem(atoi(tm_test_opt("--nomem")));
 		if (r != TEST_SUCCESS)
 			ret = r;
 	}
@@ -649,7 +601,7 @@ TM_TEST_REGISTER(turbomem_numa_place_autotest, test_numa_place);
 static int
 test_numa_attach(void)
 {
-	const char *name = opt("--pool"), *want = opt("--expect");
+	const char *name = tm_test_opt("--pool"), *want = tm_test_opt("--expect");
 	struct rte_mempool *mp;
 
 	if (nodes_online() < 2)

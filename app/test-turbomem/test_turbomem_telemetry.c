@@ -27,8 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -50,39 +48,6 @@
 typedef int (mem_info_t)(const struct rte_mempool *,
 		struct rte_pmd_turbomem_mem_info *);
 typedef const char *(backing_name_t)(enum rte_pmd_turbomem_backing);
-
-/* One request over this process's telemetry socket; reply in buf. */
-static int
-tel_query(const char *cmd, char *buf, size_t sz)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	ssize_t n;
-	int fd;
-
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		rte_eal_get_runtime_dir());
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
-		n = -errno;
-		printf("telemetry socket %s: %s\n", sun.sun_path,
-			strerror(errno));
-		close(fd);
-		return (int)n;
-	}
-	/* The greeting (version, pid, max_output_len), then the reply. */
-	n = recv(fd, buf, sz - 1, 0);
-	if (n > 0 && send(fd, cmd, strlen(cmd), 0) == (ssize_t)strlen(cmd))
-		n = recv(fd, buf, sz - 1, 0);
-	else
-		n = -1;
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	return 0;
-}
 
 /* The value after "key": in a flat JSON text; NULL if absent. */
 static const char *
@@ -176,7 +141,7 @@ test_telemetry(void)
 	TEST_CHECK(tm_test_stats(mp, &st) == 0 && mem_info(mp, &mi) == 0, "API");
 
 	snprintf(cmd, sizeof(cmd), "/turbomem/info,%s", mp->name);
-	TEST_CHECK(tel_query(cmd, buf, sizeof(buf)) == 0, "query %s", cmd);
+	TEST_CHECK(tm_test_tel_query(cmd, buf, sizeof(buf)) == 0, "query %s", cmd);
 	printf("%s: %s\n", cmd, buf);
 	TEST_CHECK(json_str_is(buf, "name", mp->name), "name");
 	TEST_CHECK(json_is(buf, "socket_id", mp->socket_id), "socket_id");
@@ -243,14 +208,14 @@ test_telemetry(void)
 			backing_name(mi.backing));
 	}
 
-	TEST_CHECK(tel_query("/turbomem/list", buf, sizeof(buf)) == 0, "list");
+	TEST_CHECK(tm_test_tel_query("/turbomem/list", buf, sizeof(buf)) == 0, "list");
 	TEST_CHECK(strstr(buf, "\"tm_tel\"") != NULL, "list: %s", buf);
-	TEST_CHECK(tel_query("/turbomem/info,no_such_pool", buf, sizeof(buf)) == 0 &&
+	TEST_CHECK(tm_test_tel_query("/turbomem/info,no_such_pool", buf, sizeof(buf)) == 0 &&
 		strstr(buf, "null") != NULL, "unknown pool: %s", buf);
-	TEST_CHECK(tel_query("/turbomem/info", buf, sizeof(buf)) == 0 &&
+	TEST_CHECK(tm_test_tel_query("/turbomem/info", buf, sizeof(buf)) == 0 &&
 		strstr(buf, "null") != NULL, "no pool name: %s", buf);
 	rte_mempool_put_bulk(mp, objs, TEL_K);
-	TEST_CHECK(tel_query(cmd, buf, sizeof(buf)) == 0, "query");
+	TEST_CHECK(tm_test_tel_query(cmd, buf, sizeof(buf)) == 0, "query");
 	TEST_CHECK(json_is(buf, "count", TEL_N) && json_is(buf, "in_use_count", 0),
 		"after the puts: %s", buf);
 	if (mi.backing != RTE_PMD_TURBOMEM_BACKING_THP) {
