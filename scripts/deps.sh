@@ -12,8 +12,8 @@
 # Runs apt-get as root, through sudo when not root and sudo is available.
 #
 # "deps.sh numa" adds what the numa stage's two-node guest needs:
-# qemu-system-x86, busybox-static, a kernel (linux-image-amd64, where /boot
-# has none) and virtme-ng (pip, where no vng is on PATH).
+# qemu-system-x86, busybox-static, python3-pip, a kernel (linux-image-amd64,
+# where /boot has none) and virtme-ng (pip, where no vng is on PATH).
 #
 # Environment:
 #   TM_DEPS_EXTRA   more Debian packages to install (space separated)
@@ -57,7 +57,8 @@ packages+=(${TM_DEPS_EXTRA:-})
 numa=0
 [ "${1:-}" = numa ] && numa=1
 if [ $numa = 1 ]; then
-	packages+=(qemu-system-x86 busybox-static)
+	# python3-pip: virtme-ng comes from PyPI (numa_pip below).
+	packages+=(qemu-system-x86 busybox-static python3-pip)
 	ls /boot/vmlinuz-* >/dev/null 2>&1 || packages+=(linux-image-amd64)
 fi
 
