@@ -801,6 +801,10 @@ def bad_input(ovs, plugin):
               "Invalid argument" in x for x in lines) and err not in
           ("[]", '""'), "an unknown ops name: the port is refused: %s; "
           "log: %s" % (err, lines[-1] if lines else "none"))
+    # OVS retries with smaller pools after a refusal; each lives a moment.
+    deadline = time.time() + 10
+    while ovs.pools() and time.time() < deadline:
+        time.sleep(0.2)
     check(ovs.pools() == [], "no pool left")
     ovs.stop_switch()
 
