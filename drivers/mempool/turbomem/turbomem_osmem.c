@@ -196,10 +196,11 @@ tm_os_numa_state(void)
 #endif
 }
 
-int
-tm_os_bind(void *va, size_t len, int node, bool strict)
-{
 #ifdef TM_HAVE_LIBNUMA
+/* mbind(2) of [va, va + len) with policy mode and a mask of node alone. */
+static int
+tm_os_mbind(void *va, size_t len, int node, int mode, unsigned int flags)
+{
 	unsigned long mask[16] = { 0 };
 	const unsigned int bits = sizeof(mask) * 8;
 
@@ -207,10 +208,18 @@ tm_os_bind(void *va, size_t len, int node, bool strict)
 		return -EINVAL;
 	mask[node / (8 * sizeof(mask[0]))] |= 1UL << (node % (8 * sizeof(mask[0])));
 	/* The kernel reads maxnode - 1 bits. */
-	if (mbind(va, len, strict ? MPOL_BIND : MPOL_PREFERRED, mask,
-			bits + 1, 0) != 0)
+	if (mbind(va, len, mode, mask, bits + 1, flags) != 0)
 		return -errno;
 	return 0;
+}
+#endif
+
+int
+tm_os_bind(void *va, size_t len, int node, bool strict)
+{
+#ifdef TM_HAVE_LIBNUMA
+	return tm_os_mbind(va, len, node, strict ? MPOL_BIND : MPOL_PREFERRED,
+			0);
 #else
 	(void)va;
 	(void)len;
@@ -224,8 +233,6 @@ int
 tm_os_place(const void *va, size_t len, int node)
 {
 #ifdef TM_HAVE_LIBNUMA
-	unsigned long mask[16] = { 0 };
-	const unsigned int bits = sizeof(mask) * 8;
 	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t s = (uintptr_t)va & ~(pg - 1);
 	uintptr_t e = ((uintptr_t)va + len + pg - 1) & ~(pg - 1);
@@ -233,13 +240,8 @@ tm_os_place(const void *va, size_t len, int node)
 	if (node < 0)
 		return mbind((void *)s, e - s, MPOL_DEFAULT, NULL, 0, 0) == 0 ?
 			0 : -errno;
-	if ((unsigned int)node >= bits)
-		return -EINVAL;
-	mask[node / (8 * sizeof(mask[0]))] |= 1UL << (node % (8 * sizeof(mask[0])));
-	if (mbind((void *)s, e - s, MPOL_PREFERRED, mask, bits + 1,
-			MPOL_MF_MOVE) != 0)
-		return -errno;
-	return 0;
+	return tm_os_mbind((void *)s, e - s, node, MPOL_PREFERRED,
+			MPOL_MF_MOVE);
 #else
 	(void)va;
 	(void)len;
