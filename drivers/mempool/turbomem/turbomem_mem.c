@@ -353,9 +353,19 @@ turbomem_mem_chunk(struct rte_mempool *mp, struct turbomem_pool *tp,
 	mem->kinds |= 1u << kind;
 }
 
+int
+turbomem_mem_driver_socket(const struct turbomem_pool *tp)
+{
+	int socket = tp->mem.req_socket;
+
+	return rte_malloc_heap_socket_is_external(socket) == 1 ?
+		SOCKET_ID_ANY : socket;
+}
+
 /*
- * The driver's own memory (pool data: statistics and slots; object map)
- * is EAL's, which --no-huge mode places by first touch, not by socket:
+ * The driver's own memory (pool data: statistics and slots; object map;
+ * tracking records) is EAL's, which --no-huge mode places by first touch,
+ * not by socket:
  * where the pool's region is bound, prefer its node for the pages of that
  * memory too (preferred, not bind: they are EAL's, and the pages at the
  * ends hold other data) and move them there. Undone at free.
@@ -364,8 +374,11 @@ static void
 tm_meta_place(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
 	struct turbomem_mem *mem = &tp->mem;
+	/* Relaxed: the pool is being populated, no get or put runs yet. */
 	const void *p[RTE_DIM(mem->meta)] = { tp, tp->map.obj_of,
-		tp->map.chunks, tp->map.by_va, tp->map.blk };
+		tp->map.chunks, tp->map.by_va, tp->map.blk,
+		rte_atomic_load_explicit(&tp->track,
+			rte_memory_order_relaxed) };
 	unsigned int i;
 	size_t sz;
 	int ret;

@@ -42,11 +42,14 @@ struct turbomem_mem {
 	uint32_t kinds;		/**< 1 << backing, for each chunk populated */
 	char heap[32];		/**< malloc heap holding the region */
 	char note[64];		/**< why THP or binding is off */
-	/** Driver memory moved to node (pool data, object map), to undo. */
+	/**
+	 * Driver memory moved to node (pool data, object map, tracking
+	 * records), to undo.
+	 */
 	struct {
 		const void *va;
 		size_t len;
-	} meta[5];
+	} meta[6];
 };
 
 /*
@@ -59,6 +62,16 @@ void turbomem_mem_chunk(struct rte_mempool *mp, struct turbomem_pool *tp,
 		void *va, size_t len);
 void turbomem_mem_populated(struct rte_mempool *mp, struct turbomem_pool *tp);
 void turbomem_mem_free(struct rte_mempool *mp, struct turbomem_pool *tp);
+
+/*
+ * The socket of driver memory sized per object that may be allocated
+ * before the objects (the tracking records): EAL memory of the socket
+ * the application asked for, SOCKET_ID_ANY for an external heap. Never
+ * the heap the objects are reserved from: turbomem's own heap is sized
+ * for the objects alone, and an application sizes its external heap for
+ * what it knows of; records there would take the objects' room.
+ */
+int turbomem_mem_driver_socket(const struct turbomem_pool *tp);
 
 /*
  * The configuration of mp (turbomem_mem_conf.c): its own, else the

@@ -173,19 +173,22 @@ tm_track_alloc(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
 	struct turbomem_track *t, *expect = NULL;
 	size_t size = sizeof(*t) + (size_t)mp->size * sizeof(t->rec[0]);
+	int socket = turbomem_mem_driver_socket(tp);
 
 	/* Acquire pairs with the release of the winning CAS below. */
 	if (rte_atomic_load_explicit(&tp->track,
 			rte_memory_order_acquire) != NULL)
 		return 0;
+	/* Not mp->socket_id: it names the pool's own heap while populating. */
 	t = rte_zmalloc_socket("turbomem_track", size, RTE_CACHE_LINE_SIZE,
-			mp->socket_id);
-	if (t == NULL)
+			socket);
+	/* Records on another node only make tracking slower. */
+	if (t == NULL && socket != SOCKET_ID_ANY)
 		t = rte_zmalloc_socket("turbomem_track", size,
 				RTE_CACHE_LINE_SIZE, SOCKET_ID_ANY);
 	if (t == NULL) {
-		TM_LOG(ERR, "pool %s: cannot allocate %zu bytes of tracking records (16 per object, %u objects)",
-			mp->name, size, mp->size);
+		TM_LOG(ERR, "pool %s: cannot allocate %zu bytes of tracking records (%zu per object, %u objects) from EAL memory, socket %d or any",
+			mp->name, size, sizeof(t->rec[0]), mp->size, socket);
 		return -ENOMEM;
 	}
 	t->mp = mp;
