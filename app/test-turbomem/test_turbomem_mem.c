@@ -47,9 +47,13 @@
  *       --expect=pa (TURBOMEM_TEST_FAIL=iova_pa): the PA fallback.
  *   turbomem_mem_hugetlbfs_autotest  EAL on hugepages: hugetlbfs, 2 MB,
  *       never advised (skipped without hugepages).
+ *   turbomem_mem_enomem_autotest  (faults build) every -ENOMEM of pool
+ *       creation, the tracking switch and the reports: one ERR line
+ *       naming the pool, the bytes and the heap or socket; nothing left.
  */
 
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -1100,3 +1104,155 @@ out:
 	return ret;
 }
 TM_TEST_REGISTER(turbomem_mem_hugetlbfs_autotest, test_mem_hugetlbfs);
+
+/* --- every -ENOMEM with one ERR line -------------------------------------- */
+
+typedef int (held_get_fn)(const struct rte_mempool *, unsigned int,
+		struct rte_pmd_turbomem_held *);
+typedef int (track_set_fn)(struct rte_mempool *, int);
+typedef int (threshold_set_fn)(struct rte_mempool *, unsigned int);
+
+/*
+ * err is -ENOMEM, and the turbomem lines captured hold one at ERR and
+ * nothing else visible, naming the pool, a number of bytes and where
+ * (the heap or socket). what: the case, for messages.
+ */
+static int
+enomem_logged(const char *what, int err, const char *where)
+{
+	static const char pool[] = "pool tm_nomem";
+	const char *p = logbuf, *b;
+	char line[1024] = "";
+
+	while (*p != '\0') {
+		const char *eol = strchr(p, '\n');
+
+		if (eol == NULL)
+			eol = p + strlen(p);
+		if (atoi(p) == RTE_LOG_ERR)
+			snprintf(line, sizeof(line), "%.*s", (int)(eol - p), p);
+		p = *eol ? eol + 1 : eol;
+	}
+	b = strstr(line, " bytes");
+	if (err != -ENOMEM) {
+		printf("%s: %d, want -ENOMEM\n", what, err);
+		return -1;
+	}
+	if (cap_count(RTE_LOG_ERR, NULL) != 1 || cap_visible() != 1 ||
+			strstr(line, pool) == NULL || b == NULL ||
+			b == line || !isdigit((unsigned char)b[-1]) ||
+			strstr(line, where) == NULL) {
+		printf("%s: want one ERR line naming %s, bytes and %s; got:\n%s",
+			what, pool, where, logbuf);
+		return -1;
+	}
+	printf("%s: %s\n", what, line);
+	return 0;
+}
+
+/*
+ * Run on the faults build (tm_test_faults.h): each fault in turn, set in
+ * TURBOMEM_TEST_FAIL around one operation, must give -ENOMEM with one ERR
+ * line, leave nothing behind (the name free, no mapping left) and the
+ * pool usable where it exists.
+ */
+static int
+test_mem_enomem(void)
+{
+	/* Pool creation: alloc, the pool's own heap, populate, tracking. */
+	static const struct {
+		const char *fault, *where;
+		bool track;
+	} create[] = {
+		{ "rte_malloc=turbomem_pool", "socket 0", false },
+		{ "mmap", "heap turbomem-", false },
+		{ "mprotect", "heap turbomem-", false },
+		{ "malloc", "C heap", false },
+		{ "heap_add", "heap turbomem-", false },
+		{ "rte_realloc", "socket 0", false },
+		{ "rte_malloc=turbomem_track", "socket 0", true },
+	};
+	struct rte_pmd_turbomem_config cfg = { 0 };
+	struct rte_pmd_turbomem_held *held = NULL;
+	struct rte_pmd_turbomem_mem_info info;
+	threshold_set_fn *threshold_set;
+	struct rte_mempool *mp = NULL;
+	track_set_fn *track_set;
+	held_get_fn *held_get;
+	int maps0, err, ret = TEST_SUCCESS;
+	unsigned int i;
+
+	if (api_load() != 0)
+		return TEST_FAILED;
+	held_get = (held_get_fn *)(uintptr_t)tm_test_plugin_sym(
+			"rte_pmd_turbomem_held_get");
+	track_set = (track_set_fn *)(uintptr_t)tm_test_plugin_sym(
+			"rte_pmd_turbomem_track_set");
+	threshold_set = (threshold_set_fn *)(uintptr_t)tm_test_plugin_sym(
+			"rte_pmd_turbomem_track_threshold_set");
+	if (held_get == NULL || track_set == NULL || threshold_set == NULL)
+		return TEST_FAILED;
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no heap of the driver's own to fail");
+	held = malloc(sizeof(*held));
+	TEST_CHECK(held != NULL, "malloc");
+	maps0 = tm_test_maps_count();
+
+	for (i = 0; i < RTE_DIM(create); i++) {
+		cfg.track = create[i].track ? RTE_PMD_TURBOMEM_TRACK_ON :
+			RTE_PMD_TURBOMEM_TRACK_OFF;
+		setenv("TURBOMEM_TEST_FAIL", create[i].fault, 1);
+		cap_start();
+		mp = cfg_pool("tm_nomem", 4095, 0, &cfg, &err);
+		cap_stop();
+		unsetenv("TURBOMEM_TEST_FAIL");
+		TEST_CHECK(mp == NULL, "%s: pool made", create[i].fault);
+		TEST_CHECK(enomem_logged(create[i].fault, err,
+			create[i].where) == 0, "%s", create[i].fault);
+		TEST_CHECK(tm_test_maps_left(maps0) == 0,
+			"%s: %d mappings, %d before", create[i].fault,
+			tm_test_maps_count(), maps0);
+	}
+
+	/* The name is free, and a pool made now works. */
+	cfg.track = RTE_PMD_TURBOMEM_TRACK_OFF;
+	mp = cfg_pool("tm_nomem", 4095, 0, &cfg, &err);
+	TEST_CHECK(mp != NULL, "pool after the faults: %d", err);
+
+	/* The tracking switch and threshold, the reports. */
+	setenv("TURBOMEM_TEST_FAIL", "rte_malloc=turbomem_track", 1);
+	cap_start();
+	err = track_set(mp, 1);
+	cap_stop();
+	TEST_CHECK(enomem_logged("track_set", err, "socket 0") == 0, "track_set");
+	cap_start();
+	err = threshold_set(mp, 10);
+	cap_stop();
+	TEST_CHECK(enomem_logged("threshold_set", err, "socket 0") == 0, "threshold_set");
+	setenv("TURBOMEM_TEST_FAIL", "malloc", 1);
+	cap_start();
+	err = held_get(mp, 0, held);
+	cap_stop();
+	TEST_CHECK(enomem_logged("held_get", err, "C heap") == 0, "held_get");
+	cap_start();
+	err = mem_info(mp, &info);
+	cap_stop();
+	TEST_CHECK(enomem_logged("mem_info", err, "C heap") == 0, "mem_info");
+	unsetenv("TURBOMEM_TEST_FAIL");
+
+	/* Nothing switched on by the failures; all works once memory is. */
+	TEST_CHECK(held_get(mp, 0, held) == 0 && !held->tracking,
+		"tracking on after a failed switch");
+	TEST_CHECK(track_set(mp, 1) == 0 && threshold_set(mp, 10) == 0,
+		"tracking");
+	TEST_CHECK(held_get(mp, 0, held) == 0 && held->tracking,
+		"tracking off");
+	TEST_CHECK(mem_info(mp, &info) == 0, "mem_info");
+	TEST_CHECK(drain_refill(mp) == 0, "pool");
+out:
+	unsetenv("TURBOMEM_TEST_FAIL");
+	rte_mempool_free(mp);
+	free(held);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_enomem_autotest, test_mem_enomem);

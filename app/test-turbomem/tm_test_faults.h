@@ -21,8 +21,16 @@
  *             change would affect every process on the machine)
  *   iova_pa   rte_eal_iova_mode() says PA, which EAL never selects
  *             without hugepages
- * The wrappers are static inline: each source file gets its own copy,
- * the library exports nothing more.
+ *   mprotect  mprotect() fails with ENOMEM
+ *   heap_add  rte_malloc_heap_memory_add() fails with ENOMEM
+ *   rte_malloc=TYPE  rte_zmalloc_socket() of that type fails (ENOMEM)
+ *   rte_realloc  rte_realloc_socket() fails
+ *   malloc    the C library's malloc() fails with ENOMEM: the faults
+ *             build links with -Wl,--wrap=malloc (a macro would also
+ *             rename DPDK's __rte_dealloc attribute, malloc(f, n))
+ * A test may change TURBOMEM_TEST_FAIL at run time: it is read at every
+ * call. The wrappers are static inline: each source file gets its own
+ * copy, the library exports nothing more.
  */
 
 #include <errno.h>
@@ -37,6 +45,8 @@
 #define ALLOW_EXPERIMENTAL_API 1
 #endif
 #include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
 
 #ifdef TM_HAVE_LIBNUMA
 #include <numa.h>
@@ -110,6 +120,66 @@ tm_fault_fopen(const char *path, const char *mode)
 	return fopen(path, mode);
 }
 
+static inline int
+tm_fault_mprotect(void *addr, size_t len, int prot)
+{
+	if (tm_fault("mprotect")) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return mprotect(addr, len, prot);
+}
+
+static inline int
+tm_fault_heap_add(const char *heap, void *va, size_t len,
+		rte_iova_t iova[], unsigned int n, size_t pg_sz)
+{
+	if (tm_fault("heap_add")) {
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	return rte_malloc_heap_memory_add(heap, va, len, iova, n, pg_sz);
+}
+
+static inline void *
+tm_fault_zmalloc_socket(const char *type, size_t size, unsigned int align,
+		int socket)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "rte_malloc=%s", type);
+	if (tm_fault(what)) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	return rte_zmalloc_socket(type, size, align, socket);
+}
+
+static inline void *
+tm_fault_realloc_socket(void *ptr, size_t size, unsigned int align,
+		int socket)
+{
+	if (tm_fault("rte_realloc")) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	return rte_realloc_socket(ptr, size, align, socket);
+}
+
+/* -Wl,--wrap=malloc: one definition for the whole plugin (weak). */
+void *__real_malloc(size_t size);
+void *__wrap_malloc(size_t size);
+
+__attribute__((weak)) void *
+__wrap_malloc(size_t size)
+{
+	if (tm_fault("malloc")) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_malloc(size);
+}
+
 static inline enum rte_iova_mode
 tm_fault_iova_mode(void)
 {
@@ -143,5 +213,10 @@ tm_fault_mbind(void *addr, unsigned long len, int mode,
 #define madvise(a, l, v) tm_fault_madvise(a, l, v)
 #define fopen(p, m) tm_fault_fopen(p, m)
 #define rte_eal_iova_mode() tm_fault_iova_mode()
+#define mprotect(a, l, p) tm_fault_mprotect(a, l, p)
+#define rte_malloc_heap_memory_add(h, v, l, i, n, p) \
+	tm_fault_heap_add(h, v, l, i, n, p)
+#define rte_zmalloc_socket(t, s, a, k) tm_fault_zmalloc_socket(t, s, a, k)
+#define rte_realloc_socket(p, s, a, k) tm_fault_realloc_socket(p, s, a, k)
 
 #endif /* TM_TEST_FAULTS_H */

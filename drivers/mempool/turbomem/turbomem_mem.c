@@ -180,8 +180,8 @@ tm_region_create(struct rte_mempool *mp, struct turbomem_pool *tp)
 	va = tm_os_map(len);
 	if (va == NULL) {
 		ret = -errno;
-		TM_LOG(ERR, "pool %s: cannot map %zu bytes: %s",
-			mp->name, len, strerror(errno));
+		TM_LOG(ERR, "pool %s: cannot map %zu bytes of anonymous memory for heap %s: %s",
+			mp->name, len, mem->heap, strerror(errno));
 		goto destroy;
 	}
 	mem->region = va;
@@ -201,8 +201,8 @@ tm_region_create(struct rte_mempool *mp, struct turbomem_pool *tp)
 	tm_region_bind(mp, mem);
 	ret = tm_os_commit(va, len);
 	if (ret < 0) {
-		TM_LOG(ERR, "pool %s: cannot make %zu bytes at %p writable: %s",
-			mp->name, len, va, strerror(-ret));
+		TM_LOG(ERR, "pool %s: cannot make %zu bytes at %p writable for heap %s: %s",
+			mp->name, len, va, mem->heap, strerror(-ret));
 		goto unmap;
 	}
 
@@ -211,8 +211,8 @@ tm_region_create(struct rte_mempool *mp, struct turbomem_pool *tp)
 	iova = malloc(n * sizeof(*iova));
 	if (iova == NULL) {
 		ret = -ENOMEM;
-		TM_LOG(ERR, "pool %s: cannot allocate an IOVA table of %zu pages",
-			mp->name, n);
+		TM_LOG(ERR, "pool %s: cannot allocate %zu bytes from the C heap for the IOVA table of heap %s (%zu pages)",
+			mp->name, n * sizeof(*iova), mem->heap, n);
 		goto unmap;
 	}
 	for (i = 0; i < n; i++)

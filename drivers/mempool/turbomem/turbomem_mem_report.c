@@ -52,8 +52,11 @@ tm_mem_info(const struct rte_mempool *mp,
 		return 0;
 
 	r = malloc(n * sizeof(*r));
-	if (r == NULL)
+	if (r == NULL) {
+		TM_LOG(ERR, "pool %s: cannot allocate %zu bytes from the C heap for the memory report of %u chunks",
+			mp->name, n * sizeof(*r), n);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		r[i].start = tp->map.chunks[i].base;
 		r[i].end = tp->map.chunks[i].end;

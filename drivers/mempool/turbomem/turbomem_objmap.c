@@ -31,8 +31,7 @@ tm_objmap_init(struct tm_objmap *m, const struct rte_mempool *mp)
 void
 tm_objmap_fini(struct tm_objmap *m)
 {
-	tm_objmap_bytes(m, -(int64_t)((size_t)m->cap_chunks *
-		(sizeof(*m->chunks) + sizeof(*m->by_va)) +
+	tm_objmap_bytes(m, -(int64_t)(tm_objmap_tables_bytes(m->cap_chunks) +
 		(m->obj_of != NULL ? (size_t)m->capacity * sizeof(void *) : 0) +
 		m->blk_bytes));
 	m->blk_bytes = 0;
@@ -283,7 +282,7 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 	uint32_t i, k, pos;
 
 	if (m->nb_chunks == m->cap_chunks) {
-		uint32_t cap = m->cap_chunks ? m->cap_chunks * 2 : 4;
+		uint32_t cap = tm_objmap_grown_cap(m);
 		struct tm_chunk *chunks;
 		uint32_t *by_va;
 
@@ -297,8 +296,8 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 		if (by_va == NULL)
 			return -ENOMEM;
 		m->by_va = by_va;
-		tm_objmap_bytes(m, (int64_t)((cap - m->cap_chunks) *
-			(sizeof(*chunks) + sizeof(*by_va))));
+		tm_objmap_bytes(m, (int64_t)(tm_objmap_tables_bytes(cap) -
+			tm_objmap_tables_bytes(m->cap_chunks)));
 		m->cap_chunks = cap;
 	}
 

@@ -172,8 +172,25 @@ void tm_objmap_fini(struct tm_objmap *m);
 uint32_t tm_objmap_plan(const struct tm_objmap *m, struct tm_chunk *c,
 		char *va, size_t len, size_t pg_sz, uint32_t max_objs);
 
-/** Add a planned chunk; 0 or -ENOMEM. */
+/**
+ * Add a planned chunk; 0 or -ENOMEM (the chunk tables could not grow to
+ * tm_objmap_grown_cap() chunks).
+ */
 int tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c);
+
+/** Chunks the tables hold once tm_objmap_add() has grown them. */
+static inline uint32_t
+tm_objmap_grown_cap(const struct tm_objmap *m)
+{
+	return m->cap_chunks != 0 ? m->cap_chunks * 2 : 4;
+}
+
+/** Bytes of the chunk tables (chunks, by_va) holding cap chunks. */
+static inline size_t
+tm_objmap_tables_bytes(uint32_t cap)
+{
+	return (size_t)cap * (sizeof(struct tm_chunk) + sizeof(uint32_t));
+}
 
 static inline void *
 tm_chunk_obj(const struct tm_objmap *m, const struct tm_chunk *c, uint32_t i)

@@ -485,8 +485,10 @@ turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 
 	ret = tm_objmap_add(&tp->map, &chunk);
 	if (ret < 0) {
-		TM_LOG(ERR, "pool %s: cannot grow the chunk table beyond %u chunks",
-			mp->name, tp->map.nb_chunks);
+		TM_LOG(ERR, "pool %s: cannot grow the chunk tables to %u chunks (%zu bytes) on socket %d",
+			mp->name, tm_objmap_grown_cap(&tp->map),
+			tm_objmap_tables_bytes(tm_objmap_grown_cap(&tp->map)),
+			tp->map.socket_id);
 		return ret;
 	}
 

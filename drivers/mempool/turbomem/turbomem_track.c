@@ -353,8 +353,12 @@ turbomem_track_report(const struct rte_mempool *mp, unsigned int nb_oldest,
 	cache_of = malloc(sizeof(*cache_of) * RTE_MAX(nb_objs, 1u));
 	ent = malloc(sizeof(*ent) * RTE_MAX(nb_objs, 1u));
 	all = malloc(sizeof(*all) * cap_all);
-	if (cache_of == NULL || ent == NULL || all == NULL)
+	if (cache_of == NULL || ent == NULL || all == NULL) {
+		TM_LOG(ERR, "pool %s: cannot allocate %zu bytes from the C heap for the held report of %u objects",
+			mp->name, (sizeof(*cache_of) + sizeof(*ent)) *
+			RTE_MAX(nb_objs, 1u) + sizeof(*all) * cap_all, nb_objs);
 		goto out;
+	}
 	memset(cache_of, 0xff, sizeof(*cache_of) * nb_objs);
 
 	/*
