@@ -38,6 +38,10 @@ Checks (--check, repeatable; "forward" always runs):
   rise       info twice, 1 s apart: get_calls, get_objs, put_calls and
              put_objs all rise; /turbomem/info of an unknown pool and with
              no pool name both give null
+  held       /turbomem/held,POOL: tracking is on (TURBOMEM_CONFIG=track=on)
+             and the report covers the whole pool; then /turbomem/track,
+             POOL,off: testpmd's exit drains the pool one mbuf per get, and
+             each tracked get counts the free list (seconds for 147456)
 Without --check info/list/rise the telemetry is still read once (as
 /turbomem/info,POOL) and printed when it answers, unless --no-telemetry.
 
@@ -317,7 +321,8 @@ def parser():
     ap.add_argument("--wait", type=float, default=60,
                     help="how long to wait for forwarding (default 60 s)")
     ap.add_argument("--check", action="append", default=[],
-                    choices=["forward", "list", "info", "rise", "memory"])
+                    choices=["forward", "list", "info", "rise", "memory",
+                             "held"])
     ap.add_argument("--backing", default="thp", choices=["thp", "external"],
                     help="memory check: the backing expected (default thp, "
                     "where THP is not [never]; external for --mp-alloc=xmem)")
@@ -454,6 +459,14 @@ def run(a):
                                         info.get("cas_retries", 0)))
             if "memory" in a.check:
                 check_memory(check, info, a.backing)
+            if "held" in a.check:
+                h = query("/turbomem/held," + a.pool)["/turbomem/held"]
+                check(h is not None and h["tracking"] == 1 and info and
+                      h["size"] == info["size"], "held",
+                      "/turbomem/held: %s" % json.dumps(h)[:300])
+                off = query("/turbomem/track,%s,off" % a.pool)
+                check(off["/turbomem/track"].get("tracking") == 0,
+                      "tracking off", json.dumps(off))
             left = a.seconds - (time.monotonic() - t_fwd)
             if left > 0:
                 time.sleep(left)

@@ -47,6 +47,9 @@
  *       --expect=pa (TURBOMEM_TEST_FAIL=iova_pa): the PA fallback.
  *   turbomem_mem_hugetlbfs_autotest  EAL on hugepages: hugetlbfs, 2 MB,
  *       never advised (skipped without hugepages).
+ *   turbomem_mem_track_heap_autotest  testpmd's default pool, tracking
+ *       off and on: one chunk in the pool's own heap, which holds nothing
+ *       else.
  *   turbomem_mem_enomem_autotest  (faults build) every -ENOMEM of pool
  *       creation, the tracking switch and the reports: one ERR line
  *       naming the pool, the bytes and the heap or socket; nothing left.
@@ -71,6 +74,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memzone.h>
 #include <rte_mempool.h>
 
 #include "rte_pmd_turbomem.h"
@@ -1105,12 +1109,87 @@ out:
 }
 TM_TEST_REGISTER(turbomem_mem_hugetlbfs_autotest, test_mem_hugetlbfs);
 
-/* --- every -ENOMEM with one ERR line -------------------------------------- */
+/* --- tracking records beside a pool that fills its heap ------------------- */
 
 typedef int (held_get_fn)(const struct rte_mempool *, unsigned int,
 		struct rte_pmd_turbomem_held *);
 typedef int (track_set_fn)(struct rte_mempool *, int);
 typedef int (threshold_set_fn)(struct rte_mempool *, unsigned int);
+
+/*
+ * testpmd's default pool (147456 mbufs of 2176 data bytes: 2368 bytes an
+ * element with header) fills the last 2 MB page of its own heap but for
+ * 0.8 MB, less than its 2.36 MB of tracking records. With tracking on it
+ * must fit as it does off, in one chunk, and the heap must hold the
+ * objects' memzone alone (issue 45: the records took its room).
+ */
+static int
+test_mem_track_heap(void)
+{
+	static const enum rte_pmd_turbomem_track track[] = {
+		RTE_PMD_TURBOMEM_TRACK_OFF, RTE_PMD_TURBOMEM_TRACK_ON };
+	struct rte_pmd_turbomem_config cfg = { 0 };
+	struct rte_pmd_turbomem_mem_info info;
+	struct rte_malloc_socket_stats st;
+	const struct rte_memzone *mz;
+	struct rte_mempool *mp = NULL;
+	char mz_name[RTE_MEMZONE_NAMESIZE];
+	int ret = TEST_SUCCESS, err;
+	track_set_fn *track_set;
+	unsigned int i;
+
+	track_set = (track_set_fn *)(uintptr_t)tm_test_plugin_sym(
+			"rte_pmd_turbomem_track_set");
+	if (api_load() != 0 || track_set == NULL)
+		return TEST_FAILED;
+	if (!thp_usable())
+		TEST_SKIP("THP not usable (sysfs never, or PR_SET_THP_DISABLE): no heap of the driver's own");
+	for (i = 0; i < RTE_DIM(track); i++) {
+		cfg.track = track[i];
+		mp = rte_mempool_create_empty("tm_track_heap", 147456,
+				sizeof(struct rte_mbuf) + 2176, 0, 0, 0, 0);
+		TEST_CHECK(mp != NULL, "create_empty: %s",
+			rte_strerror(rte_errno));
+		TEST_CHECK(rte_mempool_set_ops_byname(mp, TM_OPS, &cfg) == 0,
+			"ops");
+		err = rte_mempool_populate_default(mp);
+		TEST_CHECK(err == 147456, "track %s: populate gave %d (%s)",
+			i ? "on" : "off", err, rte_strerror(err < 0 ? -err : 0));
+		TEST_CHECK(mem_info(mp, &info) == 0, "mem_info");
+		print_info(mp->name, &info);
+		TEST_CHECK(info.backing == RTE_PMD_TURBOMEM_BACKING_THP &&
+			info.nb_chunks == 1, "backing %s, %u chunks",
+			backing_name(info.backing), info.nb_chunks);
+		snprintf(mz_name, sizeof(mz_name), RTE_MEMPOOL_MZ_FORMAT "_0",
+			mp->name);
+		mz = rte_memzone_lookup(mz_name);
+		TEST_CHECK(mz != NULL, "memzone %s", mz_name);
+		TEST_CHECK(rte_malloc_get_socket_stats(mz->socket_id, &st) == 0,
+			"heap stats of socket %d", mz->socket_id);
+		printf("track %s: heap of socket %d: %zu bytes allocated, memzone %zu\n",
+			i ? "on" : "off", mz->socket_id,
+			st.heap_allocsz_bytes, mz->len);
+		/* The memzone's element and its malloc header, nothing else. */
+		TEST_CHECK(st.heap_allocsz_bytes < mz->len + 4096,
+			"track %s: %zu bytes in the pool's heap beside its %zu-byte memzone",
+			i ? "on" : "off", st.heap_allocsz_bytes - mz->len,
+			mz->len);
+		TEST_CHECK(mp->socket_id == 0, "socket %d", mp->socket_id);
+		/*
+		 * Off before the free: the library drains the pool one object
+		 * at a time, and each tracked get counts the free list.
+		 */
+		TEST_CHECK(track_set(mp, 0) == 0, "tracking off");
+		rte_mempool_free(mp);
+		mp = NULL;
+	}
+out:
+	rte_mempool_free(mp);
+	return ret;
+}
+TM_TEST_REGISTER(turbomem_mem_track_heap_autotest, test_mem_track_heap);
+
+/* --- every -ENOMEM with one ERR line -------------------------------------- */
 
 /*
  * err is -ENOMEM, and the turbomem lines captured hold one at ERR and
