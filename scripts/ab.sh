@@ -159,6 +159,7 @@ run_one() {
 }
 
 prefix=tm-ab-$(path_tag "$(pwd)")
+trap 'eal_remove "$prefix"' EXIT
 grid=(--scenario grid --bulks 1,4,16,32,random --keeps 128 --caches 0)
 grid512=(--scenario grid --bulks 32,random --keeps 512 --caches 0)
 for ((r = 1; r <= TM_AB_ROUNDS; r++)); do

@@ -132,7 +132,7 @@ vs_dpdk() {
 	command -v "$DPDK_TEST" >/dev/null || { echo "$DPDK_TEST not found (apt-get install dpdk)" >&2; exit 1; }
 	mkdir -p "$out"
 	work=$(mktemp -d)
-	trap 'rm -rf "$work"' EXIT
+	trap 'rm -rf "$work"; eal_remove "tm-vsdpdk-$$" "tm-vsgrid-$$"' EXIT
 
 	cat >"$work/shim.c" <<-'EOF'
 	#include <stdint.h>
@@ -317,9 +317,16 @@ mkdir -p "$out/parts" "$out/logs"
 manifest=$out/parts/manifest.txt
 : >"$manifest"
 
-# EAL runtime directories of our prefixes, removed on exit.
-if [ "$(id -u)" -eq 0 ]; then rundir=/var/run/dpdk; else rundir=${XDG_RUNTIME_DIR:-/tmp}/dpdk; fi
-trap 'rm -rf "$rundir/$prefix"-*' EXIT
+# What EAL leaves of the runs' prefixes ($prefix-N for run N, one more
+# for a run cut short, and $prefix-list), removed on exit.
+bench_eal_remove() {
+	local i p=("$prefix-list")
+	for ((i = 1; i <= ${nrun:-0} + 1; i++)); do
+		p+=("$prefix-$i")
+	done
+	eal_remove "${p[@]}"
+}
+trap bench_eal_remove EXIT
 
 nrun=0
 # run NAME "EAL args" turbomem_bench-args...: one EAL invocation.
@@ -451,12 +458,12 @@ hp2m_reserve() {
 }
 hp2m_release() {
 	local cur
+	bench_eal_remove
 	if [ "$hp_added_2m" -gt 0 ]; then
 		cur=$(cat "$hp2m/nr_hugepages")
 		echo $((cur > hp_added_2m ? cur - hp_added_2m : 0)) >"$hp2m/nr_hugepages" || true
 		log "released $hp_added_2m 2 MB hugepages (nr_hugepages now $(cat "$hp2m/nr_hugepages"))"
 	fi
-	rm -rf "${rundir:?}/$prefix"-*
 }
 
 # testpmd_compare ROUNDS MEMORY...: scripts/testpmd.py compare (settings in

@@ -147,6 +147,38 @@ path_tag() {
 	printf '%s' "$1" | cksum | cut -d' ' -f1
 }
 
+# eal_runtime_base: where EAL makes the runtime directory of each
+# --file-prefix (eal_create_runtime_dir: /var/run/dpdk for root).
+eal_runtime_base() {
+	if [ "$EUID" -eq 0 ]; then
+		echo /var/run/dpdk
+	else
+		echo "${XDG_RUNTIME_DIR:-/tmp}/dpdk"
+	fi
+}
+
+# eal_remove PREFIX...: remove what EAL processes run with --file-prefix
+# PREFIX leave once they have ended, which EAL itself never removes: the
+# runtime directory (config, fbarrays, sockets) and the hugepage files
+# (PREFIXmap_*) in every hugetlbfs mount. That exact prefix only: other
+# applications' files stay. (Builtins and rm only: valgrind traces this.)
+eal_remove() {
+	local p base mnt fs _
+	base=$(eal_runtime_base)
+	for p; do
+		case $p in
+		'' | . | .. | */* | *[*?[]*)
+			log "eal_remove: not a file prefix: '$p'"
+			continue ;;
+		esac
+		rm -rf -- "${base:?}/$p"
+		while read -r _ mnt fs _; do
+			[ "$fs" = hugetlbfs ] && rm -f -- "$mnt/${p}map_"*
+		done </proc/mounts
+	done
+	return 0
+}
+
 # reserve_hugepages N: make sure at least N 2 MB hugepages are free and
 # hugetlbfs is mounted at /dev/hugepages. Never lowers a reservation (other
 # runs may be using it). Prints the mount point; fails with a message when

@@ -531,7 +531,10 @@ api_check() {
 		-Wl,-rpath,"$(dirname "$plugin"):$lib"
 	) || return 1
 	ldd "$d/api" | grep turbomem
-	"$d/api" --no-huge -m 128 --no-pci -l 0 --file-prefix="$(eal_prefix api)"
+	local rc=0
+	"$d/api" --no-huge -m 128 --no-pci -l 0 --file-prefix="$(eal_prefix api)" || rc=$?
+	eal_remove "$(eal_prefix api)"
+	[ $rc -eq 0 ] || return $rc
 }
 
 # forbidden_check TARBALL: 26.07's forbidden-token rules over a patch that

@@ -112,6 +112,9 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Set on SIGTERM (a timeout): testpmd is then killed, not asked to stop,
+# as meson kills what is left of the test 0.5 s later.
+terminating = False
 # Where the messages of a run go (compare keeps them until a run fails).
 OUT = sys.stdout
 
@@ -127,6 +130,13 @@ def runtime_dir(prefix):
     else:
         base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
     return os.path.join(base, "dpdk", prefix)
+
+
+def eal_remove(prefix):
+    """Remove what EAL leaves of an ended run with --file-prefix prefix:
+    its runtime directory and hugepage files (common.sh's eal_remove)."""
+    subprocess.run(["bash", "-c", '. "$0" && eal_remove "$1"',
+                    os.path.join(HERE, "common.sh"), prefix], check=False)
 
 
 class Telemetry:
@@ -185,29 +195,23 @@ class Testpmd:
     def stop(self, grace=10):
         if self.proc is None:
             return None
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(grace)
-            except subprocess.TimeoutExpired:
-                log("testpmd did not stop %d s after SIGINT: killed" % grace)
+        try:
+            if self.proc.poll() is None and not terminating:
+                self.proc.send_signal(signal.SIGINT)
+                try:
+                    self.proc.wait(grace)
+                except subprocess.TimeoutExpired:
+                    log("testpmd did not stop %d s after SIGINT: killed" %
+                        grace)
+        finally:
+            # Also when SIGTERM cuts the wait short: testpmd killed, then
+            # its EAL files removed.
+            if self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait()
-        self.logf.close()
-        rc = self.proc.returncode
-        # A killed testpmd leaves its runtime directory behind.
-        rd = runtime_dir(self.prefix)
-        if os.path.isdir(rd):
-            for n in os.listdir(rd):
-                try:
-                    os.unlink(os.path.join(rd, n))
-                except OSError:
-                    pass
-            try:
-                os.rmdir(rd)
-            except OSError:
-                pass
-        return rc
+            self.logf.close()
+            eal_remove(self.prefix)
+        return self.proc.returncode
 
 
 def rx_packets(text):
@@ -728,5 +732,14 @@ def main():
     return run(a)
 
 
+def on_sigterm(*_):
+    """A timeout or an interrupted run: testpmd killed and its EAL files
+    removed on the way out (the finally of run())."""
+    global terminating
+    terminating = True
+    sys.exit(143)
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, on_sigterm)
     sys.exit(main())

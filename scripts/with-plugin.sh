@@ -8,6 +8,8 @@
 # that EAL accepts for -d, and "@TREE@" inside any argument replaced by a
 # short hash of PLUGIN's path, so that EAL --file-prefix values of two build
 # trees (worktrees, sanitizer builds) running tests at once do not collide.
+# What EAL leaves of each --file-prefix given to COMMAND is removed when
+# COMMAND ends (eal_remove).
 # EAL refuses plugins in a directory that is, or has a parent that is,
 # world-writable (a build tree under /tmp, say); the plugin is then copied
 # to a private directory ($TM_PLUGIN_STAGE, default
@@ -55,8 +57,23 @@ fi
 
 tree=$(path_tag "$plugin")
 args=()
+prefixes=()
+prev=
 for a in "$@"; do
 	[ "$a" = "@PLUGIN@" ] && a=$path
-	args+=("${a//@TREE@/$tree}")
+	a=${a//@TREE@/$tree}
+	args+=("$a")
+	case $a in
+	--file-prefix=*) prefixes+=("${a#--file-prefix=}") ;;
+	*) [ "$prev" != --file-prefix ] || prefixes+=("$a") ;;
+	esac
+	prev=$a
 done
-exec "${args[@]}"
+[ ${#prefixes[@]} -gt 0 ] || exec "${args[@]}"
+# EAL leaves the runtime directory and hugepage files of its prefix
+# behind: removed once COMMAND has ended, however it ended (a timeout or
+# an interrupted run signals the whole process group: COMMAND ends first).
+trap 'eal_remove "${prefixes[@]}"' EXIT
+rc=0
+"${args[@]}" || rc=$?
+exit $rc

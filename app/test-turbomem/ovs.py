@@ -89,7 +89,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
-from testpmd import Telemetry, runtime_dir, plugin_path  # noqa: E402
+from testpmd import Telemetry, eal_remove, runtime_dir, plugin_path  # noqa: E402
 
 VSWITCHD = os.environ.get(
     "TM_OVS_VSWITCHD", "/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk")
@@ -158,8 +158,8 @@ def pid_alive(pid):
 # --- leftovers of killed runs, and this run's own ---------------------
 
 def sweep_leftovers(base):
-    """Namespaces, links, run and EAL directories named after a pid that
-    no longer runs (a run killed outright)."""
+    """Namespaces, links, run directories and EAL files named after a pid
+    that no longer runs (a run killed outright)."""
     out = run(["ip", "netns", "list"], check_rc=False)
     for name in re.findall(r"^(tmo\d+\w*)", out, re.M):
         m = re.match(r"tmo(\d+)", name)
@@ -180,7 +180,7 @@ def sweep_leftovers(base):
         for x in os.listdir(rd):
             m = re.match(r"tm-ovs-\w+-(\d+)$", x)
             if m and not pid_alive(int(m.group(1))):
-                shutil.rmtree(os.path.join(rd, x), ignore_errors=True)
+                eal_remove(x)
 
 
 class Netns:
@@ -338,7 +338,7 @@ class Ovs:
         else:
             rc = self.sw.returncode
         self.sw = None
-        shutil.rmtree(runtime_dir(self.prefix), ignore_errors=True)
+        eal_remove(self.prefix)
         if must_be_clean:
             check(rc == 0, "ovs-vswitchd exited cleanly (status %s)" % rc)
 
@@ -785,7 +785,7 @@ def bad_input(ovs, plugin):
     check(not left and not os.path.exists(runtime_dir(ovs.prefix) +
                                           "/dpdk_telemetry.v2"),
           "nothing left running")
-    shutil.rmtree(runtime_dir(ovs.prefix), ignore_errors=True)
+    eal_remove(ovs.prefix)
     ovs.configure("%s --no-pci --file-prefix %s -d %s "
                   "--mbuf-pool-ops-name=turbomemx" % (HUGE_MEM, ovs.prefix,
                                                        plugin))
@@ -819,7 +819,7 @@ def nohuge(ovs, plugin):
     check(rc != 0 and want in text, "OVS appends --in-memory and DPDK "
           "22.11 refuses --no-huge: \"%s\" (status %d)" % (want, rc))
     ovs.sw = None
-    shutil.rmtree(runtime_dir(ovs.prefix), ignore_errors=True)
+    eal_remove(ovs.prefix)
     phase(ovs, plugin, NOHUGE_MEM, True, 9000, 2, False, False)
 
 
@@ -985,7 +985,7 @@ def main():
         if ovs is not None:
             ovs.close()
             shutil.rmtree(ovs.dir, ignore_errors=True)
-            shutil.rmtree(runtime_dir(ovs.prefix), ignore_errors=True)
+            eal_remove(ovs.prefix)
     if ovs is not None and rc != 77:
         # Nothing left behind: processes, links, namespaces, hugepage files.
         left = []
