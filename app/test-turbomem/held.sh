@@ -33,6 +33,7 @@ pool=tm_held_mbufs
 fail_log=$work/app.log
 cleanup() {
 	stop_process "$pid"
+	eal_remove "$prefix"
 	rm -rf "$work"
 }
 trap cleanup EXIT

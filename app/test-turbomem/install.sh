@@ -79,8 +79,10 @@ staged() {
 		$(PKG_CONFIG_PATH=$app pkg-config --cflags --libs libdpdk-turbomem)
 	ldd "$app/app" | grep -q "$stage.*librte_mempool_turbomem.so" ||
 		fail "app does not link the staged plugin"
+	eal_prefix=tm-install-$(path_tag "$build")
+	trap 'eal_remove "$eal_prefix"' EXIT
 	out=$("$app/app" --no-huge -m 128 --no-pci -l 0 \
-		--file-prefix="tm-install-$(path_tag "$build")" 2>&1) ||
+		--file-prefix="$eal_prefix" 2>&1) ||
 		{ printf '%s\n' "$out"; fail "app failed"; }
 	printf '%s\n' "$out" | grep '^api:'
 	log "OK"

@@ -48,6 +48,7 @@ pid=""
 fail_log=$work/l3fwd.log
 cleanup() {
 	stop_process "$pid"
+	eal_remove "$prefix"
 	ip netns del "$ns" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -77,9 +78,11 @@ ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
 ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=0
 
-# EAL refuses -d under world-writable directories: with-plugin.sh stages it.
-ip netns exec "$ns" "$tm_top/scripts/with-plugin.sh" "$plugin" "$l3fwd" -l 1 --no-huge -m 512 \
-	--no-pci -d @PLUGIN@ --file-prefix="$prefix" \
+# EAL refuses -d under world-writable directories: with-plugin.sh stages it
+# (l3fwd runs here, not under it: stop_process signals l3fwd itself).
+staged=$("$tm_top/scripts/with-plugin.sh" "$plugin" echo @PLUGIN@)
+ip netns exec "$ns" "$l3fwd" -l 1 --no-huge -m 512 \
+	--no-pci -d "$staged" --file-prefix="$prefix" \
 	--mbuf-pool-ops-name=turbomem \
 	--vdev "net_tap0,iface=$t0" --vdev "net_tap1,iface=$t1" \
 	-- -p 0x3 -P --parse-ptype --config="(0,0,1),(1,0,1)" \

@@ -29,9 +29,7 @@ cleanup() {
 		kill -9 "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
-	# Only this test's hugepage files (named after its prefix).
-	rm -f "$mnt/${prefix}map_"* "$mnt/${prefix}"*
-	rm -rf "/var/run/dpdk/$prefix"
+	eal_remove "$prefix"
 	rm -rf "$logs"
 }
 trap cleanup EXIT

@@ -64,14 +64,16 @@ full_re='mempool ops table full \(16 of RTE_MEMPOOL_MAX_OPS_IDX=16\)'
 
 mode=${1:-}
 shift || true
-eal_of() { eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$1"); }
+eal_of() { prefix=$1 eal=(--no-huge -m 256 --no-pci -l 0 --file-prefix="$1"); }
+# What EAL leaves of the prefix, and the dup case's copies: removed on exit.
+prefix="" stage=""
+trap 'eal_remove ${prefix:+"$prefix"}; [ -z "$stage" ] || rm -rf "$stage"' EXIT
 
 case $mode in
 dup)
 	plugin=$(realpath "$1") app=$2
 	eal_of "$3"
 	stage=${TM_PLUGIN_STAGE:-${HOME:-/root}/.cache/turbomem-plugins}/dup-$$
-	trap 'rm -rf "$stage"' EXIT
 	mkdir -p "$stage/a" "$stage/b"
 	chmod 0755 "$stage" "$stage/a" "$stage/b"
 	cp "$plugin" "$stage/a/"

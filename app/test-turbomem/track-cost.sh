@@ -29,6 +29,9 @@
 #  default. The load (uptime) is printed with the figures.
 set -euo pipefail
 
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/../../scripts/common.sh"
+
 # bench BUILD OUT ARGS...: turbomem_bench on BUILD's plugin, output in
 # OUT, under the command in the array "wrap" when the caller has one.
 bench() {
@@ -42,7 +45,7 @@ bench() {
 
 wrap=(env)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; eal_remove "tm-trackcost-$$"' EXIT
 
 # --- instructions (callgrind), the default ---------------------------------
 if [ "${1:-}" != --timing ]; then
