@@ -10,7 +10,8 @@
 #
 # Stages (select with TM_TEST_STAGES, in the order given):
 #   fast   build ./build, run "meson test --suite fast" (core harness and
-#          the DPDK driver tests)
+#          the DPDK driver tests) under scripts/no-leftovers.sh: any entry
+#          it leaves in /var/run/dpdk or a hugetlbfs mount fails the stage
 #   tsan   ThreadSanitizer build of the DPDK-free core in ./build-tsan, run
 #          "meson test --suite core"
 #   ci     "meson test --suite ci" in ./build: mutation check (scripts/
@@ -34,7 +35,8 @@
 #   style  DPDK's style rules on the repository (scripts/check-style.sh):
 #          .rst lines of at most 100 columns, and 26.07's
 #          devtools/check-git-log.sh over the commits since that check
-#          was added; then that it fails where it must (style-bad-input.sh)
+#          was added; then that it fails where it must (style-bad-input.sh),
+#          as no-leftovers.sh must (leftovers-bad-input.sh)
 #   ovs    "meson test --suite ovs" in ./build: Open vSwitch with DPDK
 #          (Debian's openvswitch-switch-dpdk, a private instance) on
 #          turbomem: forwarding, real packets, reconfiguration under
@@ -101,7 +103,7 @@ meson_test() {
 	local out="$dir/meson-logs/test-sh-$name.txt" rc=0
 	last_test_log=$out
 	# shellcheck disable=SC2086
-	"$MESON" test -C "$dir" --print-errorlogs --logbase "testlog-sh-$name" \
+	"${meson_runner[@]}" "$MESON" test -C "$dir" --print-errorlogs --logbase "testlog-sh-$name" \
 		"$@" ${TM_TEST_OPTS:-} 2>&1 |
 		tee "$out" || rc=$?
 	local c
@@ -180,15 +182,20 @@ stage_style() {
 	local out=build-style/style.txt rc=0
 	mkdir -p build-style
 	bash scripts/check-style.sh 2>&1 | tee "$out" || rc=$?
-	# ... and that it fails where it must (meson's suite "style").
+	# ... and that it fails where it must (meson's suite "style"), as the
+	# fast stage's check of EAL leftovers must.
 	sh app/test-turbomem/style-bad-input.sh "$(pwd)" 2>&1 | tee -a "$out" || rc=$?
+	sh app/test-turbomem/leftovers-bad-input.sh "$(pwd)" 2>&1 | tee -a "$out" || rc=$?
 	[ $rc -eq 0 ] || details+=("style:"$'\n'"$(grep -v '^log: \|^doc: [0-9]' "$out" | head -20 | sed 's/^/    /')")
 	return $rc
 }
 
+# The suite must leave nothing of EAL behind (scripts/no-leftovers.sh):
+# every entry it adds to /var/run/dpdk or a hugetlbfs mount fails it.
 stage_fast() {
 	meson_configure "$TM_BUILD_DIR" || return
 	"$NINJA" -C "$TM_BUILD_DIR" || return
+	local meson_runner=(bash scripts/no-leftovers.sh)
 	meson_test "$TM_BUILD_DIR" fast --suite fast
 }
 
@@ -349,6 +356,8 @@ fi
 find_meson
 log "meson: $MESON ($("$MESON" --version)), ninja: $NINJA ($("$NINJA" --version))"
 
+# A command that meson test runs under (stage_fast sets it).
+meson_runner=()
 summary=()
 skipped=()
 details=()

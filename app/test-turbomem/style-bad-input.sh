@@ -8,6 +8,7 @@
 # clone as it is. Skips (77) where TOP is not a git checkout with the
 # commit that added the check.
 top=$1
+. "$(cd "$(dirname "$0")" && pwd)/expect.sh"
 git -C "$top" log --format=%H --diff-filter=A -- scripts/check-style.sh | grep -q . ||
 	{ echo "SKIP: $top has no commit adding scripts/check-style.sh"; exit 77; }
 # The clone's origin is TOP, so the release tarball is found from TOP.
@@ -24,14 +25,7 @@ git config user.email maintainers@users.noreply.a-seed-16880df6.example
 
 run() { # WANT-RC PATTERN WHAT
 	out=$(bash scripts/check-style.sh 2>&1)
-	rc=$?
-	if [ $rc != "$1" ] || ! printf '%s\n' "$out" | grep -q -- "$2"; then
-		echo "FAIL: $3: exit $rc (expected $1), no line matching '$2':"
-		printf '%s\n' "$out" | tail -15
-		bad=1
-	else
-		echo "ok: $3: exit $rc: $(printf '%s\n' "$out" | grep -- "$2" | head -1)"
-	fi
+	expect $? "$@"
 }
 
 run 0 "no line over 100 columns" "the tree as it is"
