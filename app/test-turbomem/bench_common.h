@@ -28,6 +28,7 @@
  *          --seconds S (0.5) per measurement  --rounds N (3)
  *          --nonEAL N  --layout LABEL  --seed N (1)  --deep-n N (262143)
  *          --inflight 32,512 (locality, hw; default 512)
+ *          --kills K (crash, default 200)  --stops S (stop, default 10)
  *          --pmu on|off  --csv FILE  --json FILE (written at the end, with
  *          a run header: DPDK, kernel, CPU, THP mode, hugepages, seed...;
  *          the JSON also holds each scenario's unit, direction and charts,
@@ -57,6 +58,8 @@
 #define BENCH_BULK_RANDOM 0
 #define BENCH_RANDOM_MAX 32
 #define BENCH_MAX_KEEP 512
+/* crash, stop: most kills or stops per row */
+#define BENCH_MAX_KILLS 100000
 /* "cache default" of grid and pipeline, as in mempool_perf_autotest. */
 #define BENCH_CACHE_DEFAULT RTE_MEMPOOL_CACHE_MAX_SIZE
 /* locality, hw: objects in flight are whole bursts of this many, up to max */
@@ -76,6 +79,7 @@ struct bench_opts {
 	unsigned int rounds;
 	unsigned int nonEAL;
 	unsigned int deep_n;
+	unsigned int kills, stops;     /* crash, stop */
 	uint64_t seed;
 	bool pmu;
 	char layout[48];

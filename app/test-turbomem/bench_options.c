@@ -76,6 +76,8 @@ bench_parse(struct bench_opts *o, const char **scenario)
 	o->seconds = 0.5;
 	o->rounds = 3;
 	o->deep_n = 262143;
+	o->kills = 200;
+	o->stops = 10;
 	o->seed = 1;
 	o->pmu = true;
 	*scenario = "grid";
@@ -129,6 +131,10 @@ bench_parse(struct bench_opts *o, const char **scenario)
 			o->nonEAL = atoi(v);
 		} else if (strcmp(k, "--deep-n") == 0) {
 			o->deep_n = strtoul(v, NULL, 0);
+		} else if (strcmp(k, "--kills") == 0) {
+			o->kills = strtoul(v, NULL, 0);
+		} else if (strcmp(k, "--stops") == 0) {
+			o->stops = strtoul(v, NULL, 0);
 		} else if (strcmp(k, "--seed") == 0) {
 			o->seed = strtoull(v, NULL, 0);
 		} else if (strcmp(k, "--pmu") == 0) {
@@ -153,6 +159,12 @@ bench_parse(struct bench_opts *o, const char **scenario)
 		printf("bad options: handlers %u, rounds %u (1..%d), seconds %g (0..60], nonEAL %u (<= 64), deep-n %u (>= 1024)\n",
 			o->nb_handlers, o->rounds, BENCH_MAX_ROUNDS, o->seconds,
 			o->nonEAL, o->deep_n);
+		return -1;
+	}
+	if (o->kills == 0 || o->kills > BENCH_MAX_KILLS ||
+			o->stops == 0 || o->stops > BENCH_MAX_KILLS) {
+		printf("--kills %u, --stops %u: each must be in 1..%d\n",
+			o->kills, o->stops, BENCH_MAX_KILLS);
 		return -1;
 	}
 	for (i = 0; i < o->nb_bulks; i++)
