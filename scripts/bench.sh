@@ -22,6 +22,9 @@
 #             single chunk, bulks 1, 16, 32 and random, keep 128
 #   memory    --no-huge, main lcore: each handler's bytes per object, measured
 #             in the heaps, pools of deep's size of 64 and 2176-byte objects
+#   crash, stop  full only (and the crash modes): a secondary sharing a pool
+#             in 2 MB hugepages killed 200 times, stopped 10 times, per
+#             handler and shape (bench_crash.c); 16 pages reserved
 #   others    smoke only: every other registered scenario ("--scenario
 #             list"), on 1 lcore ('0@0,1@1')
 # Modes: quick (default, ~3 minutes: grid bulk 16 and random, keep 128,
@@ -34,8 +37,9 @@
 # figures: about 35 minutes), results-short (the same in seconds, for CI),
 # vs-dpdk (the grid against DPDK's mempool_perf_autotest), cache-claim (the
 # cache scenario on the system DPDK and a second one), ovs (Open vSwitch
-# forwarding on ring_mp_mc and turbomem); each is described at its
-# function below.
+# forwarding on ring_mp_mc and turbomem), crash and crash-short (the crash
+# and stop scenarios alone, and the results page's section and README row
+# made from them); each is described at its function below.
 # Reports, tables and charts: scripts/bench_report.py.
 #
 # Output in TM_RESULTS_DIR (default results/): bench.csv, bench.json,
@@ -94,8 +98,8 @@ repo=$(pwd)
 
 mode=${1:-quick}
 case "$mode" in
-quick | full | smoke | evidence | evidence-short | results | results-short | vs-dpdk | cache-claim | ovs) ;;
-*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|results|results-short|vs-dpdk|cache-claim|ovs]" >&2
+quick | full | smoke | evidence | evidence-short | results | results-short | vs-dpdk | cache-claim | ovs | crash | crash-short) ;;
+*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|results|results-short|vs-dpdk|cache-claim|ovs|crash|crash-short]" >&2
 	exit 2 ;;
 esac
 
@@ -267,7 +271,10 @@ dpdk_measure
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_BENCH_APP=${TM_BENCH_APP:-$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem}
 TM_PLUGIN=${TM_PLUGIN:-$TM_BUILD_DIR/librte_mempool_turbomem.so}
-case "$mode" in evidence*) TM_RESULTS_DIR=${TM_RESULTS_DIR:-$repo/results/evidence} ;; esac
+case "$mode" in
+evidence*) TM_RESULTS_DIR=${TM_RESULTS_DIR:-$repo/results/evidence} ;;
+crash*) TM_RESULTS_DIR=${TM_RESULTS_DIR:-$repo/results/crash} ;;
+esac
 TM_RESULTS_DIR=${TM_RESULTS_DIR:-$repo/results}
 TM_BENCH_HUGE=${TM_BENCH_HUGE:-auto}
 TM_BENCH_SEED=${TM_BENCH_SEED:-1}
@@ -298,12 +305,20 @@ smoke)
 	secs=${TM_BENCH_SECONDS:-0.02}; rounds=${TM_BENCH_ROUNDS:-1}
 	grid_m=(--bulks 1,random --keeps 32 --caches 0,default)
 	nonEAL=(2); deep_n=${TM_BENCH_DEEP_N:-8191}; deep_secs=0.05 ;;
+crash | crash-short) # the crash and stop scenarios alone
+	secs=${TM_BENCH_SECONDS:-0.5}; rounds=${TM_BENCH_ROUNDS:-1} ;;
 evidence) # the claims of the evidence page (evidence() below)
 	secs=${TM_BENCH_SECONDS:-0.5}; rounds=${TM_BENCH_ROUNDS:-5}
 	deep_n=${TM_BENCH_DEEP_N:-262143}; deep_secs=1 ;;
 evidence-short) # the same set in seconds, for CI
 	secs=${TM_BENCH_SECONDS:-0.02}; rounds=${TM_BENCH_ROUNDS:-1}
 	deep_n=${TM_BENCH_DEEP_N:-8191}; deep_secs=0.05 ;;
+esac
+# crash, stop: kills and stops per handler and shape
+case "$mode" in
+full | results | crash) crash_n=(--kills "${TM_BENCH_KILLS:-200}" --stops "${TM_BENCH_STOPS:-10}") ;;
+evidence) crash_n=(--kills "${TM_BENCH_KILLS:-20}" --stops "${TM_BENCH_STOPS:-3}") ;;
+*) crash_n=(--kills "${TM_BENCH_KILLS:-2}" --stops "${TM_BENCH_STOPS:-1}") ;;
 esac
 handlers=()
 [ -n "${TM_BENCH_HANDLERS:-}" ] && handlers=(--handlers "$TM_BENCH_HANDLERS")
@@ -542,6 +557,8 @@ doc_build() {
 #   frag            one process per handler and memory (the heap a handler
 #                   leaves is the next one's start)
 #   cache           the cache scenario (bench_cache.c: seed 002's claim)
+#   crash           a secondary killed 20 times (short: 2) per shape,
+#                   ring_mp_mc and turbomem (bench_crash.c)
 #   testpmd         scripts/testpmd.py compare per memory (1 GB, 2 MB,
 #                   --no-huge), rounds interleaved across memories
 #
@@ -684,6 +701,11 @@ evidence() {
 	# page, and does not stop the set.
 	erun cache "${nohuge[*]} --lcores 0@0,1@1" --scenario cache --handlers "$ev_two" --layout "1 lcore"
 
+	# A killed secondary: turbomem and ring_mp_mc on every shape (the
+	# claim "a killed process does not wedge the pool").
+	hp2m_top_up
+	erun crash "${nohuge[*]} -l 0" --scenario crash --handlers "$ev_two" --layout "2 processes" "${crash_n[@]}"
+
 	# --- testpmd -------------------------------------------------------------------
 
 	ev_tp_mems=(nohuge)
@@ -763,11 +785,55 @@ results_testpmd() {
 	testpmd_compare "$rounds" "${mems[@]}"
 }
 
+# crash_runs: the crash and stop scenarios (bench_crash.c), every handler,
+# caches 0 and 256, bulks 1, 32 and random, kills and stops per mode
+# (crash_n); their pools on 16 reserved 2 MB pages (counted, released on
+# exit by the caller's hp2m_release), the bench itself --no-huge.
+crash_runs() {
+	hp2m_reserve 16
+	run crash "${nohuge[*]} -l 0" --scenario crash --layout "2 processes" "${crash_n[@]}"
+	hp2m_top_up
+	run stop "${nohuge[*]} -l 0" --scenario stop --layout "2 processes" "${crash_n[@]}"
+}
+
+# crash, crash-short: crash_runs alone, then the results page's section
+# "A Killed or Stopped Process" and the README's row made from them
+# (scripts/bench_report.py crash), as results makes them from its own runs.
+#
+#   scripts/bench.sh crash         (200 kills and 10 stops per handler and
+#                                   shape: about 30 minutes on 2 vCPUs)
+#   scripts/bench.sh crash-short   (2 kills, 1 stop: about a minute; the
+#                                   section into a copy of doc/, built with
+#                                   sphinx-build -W, the README untouched)
+crash_set() {
+	local page readme=
+	results_init
+	machine_txt
+	trap hp2m_release EXIT
+	crash_runs
+	machine_when end
+	"$PYTHON" scripts/bench_report.py merge "$out" "$out/parts"/[0-9]*.csv
+	"$PYTHON" scripts/bench_report.py table "$out/bench.csv" | tee "$out/bench-table.txt"
+	if [ "$mode" = crash-short ]; then
+		"$PYTHON" scripts/bench_report.py check "$out/bench.json" "$manifest"
+		doc_copy
+		page=$out/doc/guides/mempool/turbomem_results.rst
+	else
+		page=${TM_RESULTS_PAGE:-doc/guides/mempool/turbomem_results.rst}
+		readme=${TM_RESULTS_README-README.rst}
+	fi
+	"$PYTHON" scripts/bench_report.py crash "$out" "$page" ${readme:+--readme "$readme"}
+	[ "$mode" = crash-short ] && doc_build turbomem_results
+	log "results page: $page"
+	exit 0
+}
+
 nohuge=(--no-huge -m 512)
 t0=$SECONDS
 case "$mode" in
 # Its own runs, page and exit.
 evidence*) evidence ;;
+crash*) crash_set ;;
 results)
 	rs_page=${TM_RESULTS_PAGE:-doc/guides/mempool/turbomem_results.rst}
 	rs_readme=${TM_RESULTS_README-README.rst} ;;
@@ -806,7 +872,9 @@ fi
 run hw "${nohuge[*]} -l 0" --scenario hw --layout "main lcore"
 case "$mode" in full | results*)
 	run chunks "${nohuge[*]} --lcores 0@0,1@1" --scenario chunks --layout "1 lcore" \
-		--bulks 1,16,32,random --keeps 128 ;;
+		--bulks 1,16,32,random --keeps 128
+	[ "$mode" = full ] && trap hp2m_release EXIT
+	crash_runs ;;
 esac
 
 # deep: pool memory in 4 KB pages takes a page per mbuf in --no-huge
@@ -846,7 +914,7 @@ if [ "$mode" = smoke ]; then
 	for sc in $scs; do
 		case " ${ran[*]} " in *"--scenario $sc "*) continue ;; esac
 		run "$sc" "${nohuge[*]} --lcores 0@0,1@1" --scenario "$sc" --layout "1 lcore" \
-			--deep-n "$deep_n" --bulks 16 --keeps 32
+			--deep-n "$deep_n" --bulks 16 --keeps 32 "${crash_n[@]}"
 	done
 fi
 log "$nrun EAL runs in $((SECONDS - t0))s"

@@ -20,6 +20,14 @@
                                                  README's block between
                                                  ".. results-begin ..." and
                                                  ".. results-end"
+  bench_report.py crash RESULTS_DIR PAGE.rst [--readme README.rst]
+                                              -> the results page's section
+                                                 of the crash and stop
+                                                 scenarios (between its
+                                                 ".. crash-begin ..." and
+                                                 ".. crash-end" lines) and
+                                                 the README's row, from
+                                                 bench.sh crash's results
   bench_report.py vs-dpdk AUTOTEST.log SPEEDUP GRID.csv...
                                               -> mempool_perf_autotest's
                                                  figures beside the grid's
@@ -1266,6 +1274,43 @@ def claims(res):
             c.figure = "turbomem %.2f, ring_mp_mc %.2f Mpps" % (t, b)
             word_verdict(c, t / b, "faster")
         out.append(c)
+
+    # --- a killed process (bench_crash.c) ---------------------------------------
+    c = Claim("K1", "driver guide (Multi-process)",
+              "A killed process does not wedge the pool: a secondary killed with SIGKILL "
+              "inside its get/put loses at most what it had in flight, and the primary and "
+              "a fresh secondary go on. Here: the crash scenario, turbomem and ring_mp_mc, "
+              "caches 0 and 256, bulks 1, 32 and random.")
+    c.parts = ["crash"]
+    c.machine = res.machine_of("crash")
+    tm = [r for r in res.rows if res.part(r["run"]) == "crash" and
+          r["handler"] == "turbomem"]
+    if not tm:
+        missing(c, res, ["crash"], "2m")
+    else:
+        bad = [r for r in tm if not r["status"].startswith("ok")]
+        e = [extra(r) for r in tm if r["status"].startswith("ok")]
+        kills = sum(int(num(x.get("kills")) or 0) for x in e)
+        wedged = sum(int(num(x.get("wedged")) or 0) for x in e)
+        over = sum(int(num(x.get("kills_over_bound")) or 0) for x in e)
+        census = [x.get("census") for x in e]
+        w = crash_wedged(res)
+        c.figure = ("turbomem: %d wedged in %d kills over %d shapes, %d kills over the "
+                    "in-flight bound (lost per kill up to %s, bound up to %s), census %s" % (
+                        wedged, kills, len(e), over,
+                        max((x.get("lost_per_kill_max", "?") for x in e), key=num),
+                        max((x.get("bound_max", "?") for x in e), key=num),
+                        "ok in every shape" if census and all(x == "ok" for x in census)
+                        else ", ".join(map(str, census))))
+        if BASELINE in w:
+            c.figure += "; %s: %d wedged in %d kills" % ((BASELINE,) + w[BASELINE])
+        ok = not bad and kills > 0 and wedged == 0 and over == 0 and \
+            all(x == "ok" for x in census)
+        c.verdict = "reproduced" if ok else "refuted"
+        c.why = ("no wedge, every loss within the bound, every census intact"
+                 if ok else "; ".join(r["status"] for r in bad) or
+                 "a wedge, a loss over the bound or a census error in a shape")
+    out.append(c)
     return out
 
 
@@ -1955,7 +2000,8 @@ def results_page(res, path):
                "ratios; ``%s``'s column: its own figure, the median of the rounds. "
                "\"-\": skipped; \"n/a\": no hardware counters." % (BASELINE, BASELINE))
     L += [""]
-    trows, handlers = table_rows(res.rows, scen) if res.rows else ([], [])
+    ratio_rows = [r for r in res.rows if r["scenario"] not in CRASH_SCENARIOS]
+    trows, handlers = table_rows(ratio_rows, scen) if ratio_rows else ([], [])
     if not trows:
         L += ["No turbomem_bench results.", ""]
     for sc in dict.fromkeys(t["scenario"] for t in trows):
@@ -1976,11 +2022,13 @@ def results_page(res, path):
             L += rst_table("%s, %s" % (sc, layout), head + [BASELINE] + hs,
                            [p + [t["base"]] + [t["cells"].get(h, "") for h in hs]
                             for p, t in zip(pv, tl)])
-    notes = sorted({r["status"].split(";")[0] for r in res.rows
+    notes = sorted({r["status"].split(";")[0] for r in ratio_rows
                     if r["status"].split(";")[0] not in ("ok", "")})
     if notes:
         L += ["Rows not measured, and why:", ""]
         L += bullets(rst_escape(n) for n in notes)
+
+    L += crash_block(res)
 
     # testpmd
     L += ["testpmd", "-------", ""]
@@ -2057,6 +2105,9 @@ def readme_block(res):
             label += " (%s: lower is better)" % unit.split("/")[0]
         rows.append([label, "%.4g %s" % (bv, unit) if bv is not None else "missing",
                      ratio_cell(tm, base, scen) if tm else "missing"])
+    cr = crash_readme_row(res)
+    if cr:
+        rows.append(cr)
     B = [README_BEGIN, ""]
     B += rst_table("turbomem's figure over %s's, measured in the same run" % BASELINE,
                    ["Measurement", BASELINE, "turbomem"], rows)
@@ -2109,6 +2160,190 @@ def results(a):
         update_readme(res, readme)
 
 
+# --- crash and stop (bench_crash.c) --------------------------------------------
+
+CRASH_SCENARIOS = ("crash", "stop")
+CRASH_BEGIN = ".. crash-begin (generated by scripts/bench_report.py crash or results: do not edit)"
+CRASH_END = ".. crash-end"
+CRASH_BLOCK = re.compile(r"^%s\n.*?^%s$" % (re.escape(CRASH_BEGIN), re.escape(CRASH_END)),
+                         re.S | re.M)
+CRASH_README = "a secondary killed at random, every shape: pools wedged"
+
+
+def crash_rows(res, sc):
+    return [r for r in res.rows if r["scenario"] == sc]
+
+
+def shape(r):
+    return [r["cache"], r["bulk"] or "random"]
+
+
+def fnum(e, k, fmt):
+    v = num(e.get(k))
+    return fmt % v if v is not None else "-"
+
+
+def crash_wedged(res):
+    """{handler: (wedged, kills)} over every measured crash row."""
+    out = {}
+    for r in crash_rows(res, "crash"):
+        e = extra(r)
+        if not r["status"].startswith("ok") or num(e.get("kills")) is None:
+            continue
+        w, k = out.get(r["handler"], (0, 0))
+        out[r["handler"]] = (w + int(num(e["wedged"])), k + int(num(e["kills"])))
+    return out
+
+
+def crash_readme_row(res):
+    """The README's row: pools wedged per kills, ring_mp_mc and turbomem."""
+    w = crash_wedged(res)
+    if BASELINE not in w or "turbomem" not in w:
+        return None
+    part = next((res.part(r["run"]) for r in crash_rows(res, "crash")), "crash")
+    cpu = res.machine_of(part).split(";")[0]
+    return ["%s (%s)" % (CRASH_README, cpu)] + [
+        "%d of %d kills" % w[h] for h in (BASELINE, "turbomem")]
+
+
+def crash_block(res):
+    """The results page's section of the crash and stop scenarios, between
+    its marker lines; only the markers where there are no rows."""
+    cr, st = crash_rows(res, "crash"), crash_rows(res, "stop")
+    L = [CRASH_BEGIN, ""]
+    if not cr and not st:
+        return L + [CRASH_END, ""]
+    part = res.part((cr or st)[0]["run"])
+    L += ["A Killed or Stopped Process", "---------------------------", ""]
+    L += prose("A primary and a secondary process share one pool of 65535 objects in 2 MB "
+               "hugepages, each on its own CPU, both in tight get/put loops of the row's "
+               "bulk (random: 1 to 32) and mempool cache (``--scenario crash`` and "
+               "``stop`` of ``app/test-turbomem/bench_crash.c``, whose head describes them).")
+    L += [""]
+    L += prose("crash: the secondary is killed with SIGKILL at a random moment, again and "
+               "again. The pool is wedged when the primary cannot complete, within 1 s, a get "
+               "and a put that started after the kill (one of them bypassing its cache), or a "
+               "fresh secondary cannot; its processes are then killed and a new pool takes the "
+               "remaining kills. Lost: objects missing after a kill, against the victim's "
+               "bound (the objects it had in flight, plus, with a cache, what its lcore cache "
+               "can hold: the bench empties a dead lcore's cache, since a kill inside a cache "
+               "update leaves it torn). Recovery: from the kill to the end of the primary's "
+               "first get/put started after it; on CPU: less the time the primary waited for "
+               "its CPU (``/proc/<pid>/schedstat``), the machine being shared. Census: after "
+               "the last kill the pool is drained one object at a time; ok when no object "
+               "came out twice and as many came out as ``rte_mempool_avail_count()`` said.")
+    L += [""]
+    L += prose("stop: the secondary is stopped with SIGSTOP for 100 ms to 1 s, then "
+               "continued. Stall: the primary's longest get/put while the peer is stopped "
+               "(on CPU: less the time it waited for its CPU); throughput: the primary's, "
+               "stopped against running (the 50 ms before each stop).")
+    L += [""]
+    facts = [res.machine_of(part)]
+    m = res.machine
+    if m.get("mode", "").startswith("crash"):
+        facts.append("load average %s at start, %s at end; %s to %s" % (
+            m.get("load_start", "?"), m.get("load_end", "?"),
+            m.get("when_start", "?"), m.get("when_end", "?")))
+        facts.append("command: ``%s``" % m.get("command", "scripts/bench.sh crash"))
+        facts.append("commit %s%s" % (m.get("commit", "?"), "; %s" % drivers_at(
+            m.get("driver", "")) if m.get("driver") else ""))
+    L += bullets(rst_escape(f) if not f.startswith("command") else f for f in facts)
+    if cr:
+        rows = []
+        for r in cr:
+            e = extra(r)
+            if not r["status"].startswith("ok"):
+                rows.append([r["handler"]] + shape(r) + [r["status"]] + [""] * 5)
+                continue
+            rows.append([r["handler"]] + shape(r) + [
+                "%s / %s" % (fnum(e, "wedged", "%d"), fnum(e, "kills", "%d")),
+                "%s (%s)" % (fnum(e, "lost_per_kill_mean", "%.1f"),
+                             fnum(e, "lost_per_kill_max", "%d")),
+                fnum(e, "bound_max", "%d"),
+                "%s / %s (%s)" % (fnum(e, "recovery_us_median", "%.0f"),
+                                  fnum(e, "recovery_us_max", "%.0f"),
+                                  fnum(e, "recovery_run_us_max", "%.0f")),
+                e.get("census", "-")])
+        L += rst_table("crash: SIGKILL of the secondary at a random moment",
+                       ["handler", "cache", "bulk", "wedged / kills",
+                        "lost per kill (max)", "bound", "recovery us median / max (on CPU)",
+                        "census"], rows)
+        w = crash_wedged(res)
+        L += prose("Wedged pools per kill, every shape of the table: %s." % "; ".join(
+            "%s %d of %d" % (h, v[0], v[1]) for h, v in w.items()))
+        L += [""]
+    if st:
+        rows = []
+        for r in st:
+            e = extra(r)
+            if not r["status"].startswith("ok"):
+                rows.append([r["handler"]] + shape(r) + [r["status"]] + [""] * 3)
+                continue
+            rows.append([r["handler"]] + shape(r) + [
+                "%s (%s ms)" % (fnum(e, "stops", "%d"), fnum(e, "stopped_ms", "%.0f")),
+                fnum(e, "wedged", "%d"),
+                "%s (%s)" % (fnum(e, "stall_us_max", "%.0f"),
+                             fnum(e, "stall_run_us_max", "%.0f")),
+                "%s / %s" % (fnum(e, "mobj_s_stopped_median", "%.1f"),
+                             fnum(e, "mobj_s_running_median", "%.1f"))])
+        L += rst_table("stop: SIGSTOP of the secondary for 100 ms to 1 s",
+                       ["handler", "cache", "bulk", "stops (stopped)", "wedged",
+                        "longest stall us (on CPU)", "primary Mobj/s stopped / running"],
+                       rows)
+    return L + [CRASH_END, ""]
+
+
+def crash_cmd(a):
+    """Replace the page's crash block (insert it before its testpmd
+    section where it has none) and the README's crash row."""
+    readme = None
+    if "--readme" in a:
+        i = a.index("--readme")
+        if i + 1 >= len(a):
+            sys.exit(__doc__)
+        readme = a[i + 1]
+        del a[i:i + 2]
+    if len(a) != 2:
+        sys.exit(__doc__)
+    res = Results(a[0])
+    if not any(r["scenario"] in CRASH_SCENARIOS for r in res.rows):
+        sys.exit("bench_report.py crash: no crash or stop rows in %s" % a[0])
+    row = crash_readme_row(res)
+    if readme:
+        text = readme_text(readme)
+        if row is None:
+            sys.exit("bench_report.py crash: no crash rows of %s and turbomem for %s" % (
+                BASELINE, readme))
+    with open(a[1]) as fp:
+        page = fp.read()
+    block = "\n".join(crash_block(res)).rstrip("\n")
+    if CRASH_BLOCK.search(page):
+        page = CRASH_BLOCK.sub(lambda _: block, page, count=1)
+    elif "\ntestpmd\n-------\n" in page:
+        page = page.replace("\ntestpmd\n-------\n", "\n%s\n\ntestpmd\n-------\n" % block, 1)
+    else:
+        page = page.rstrip("\n") + "\n\n" + block + "\n"
+    with open(a[1], "w") as fp:
+        fp.write(page)
+    print("bench_report.py crash: section -> %s" % a[1], file=sys.stderr)
+    if readme:
+        # The row in the README's table: replaced, or added as its last.
+        cells = ["   * - " + row[0]] + ["     - " + c for c in row[1:]]
+        m = README_BLOCK.search(text)
+        blk = m.group(0).split("\n")
+        start = next((i for i, x in enumerate(blk) if x.startswith("   * - " + CRASH_README)),
+                     None)
+        if start is not None:
+            blk[start:start + len(cells)] = cells
+        else:
+            last = max(i for i, x in enumerate(blk) if x.startswith("     - "))
+            blk[last + 1:last + 1] = cells
+        text = text[:m.start()] + "\n".join(blk) + text[m.end():]
+        with open(readme, "w") as fp:
+            fp.write(text)
+        print("bench_report.py crash: row -> %s" % readme, file=sys.stderr)
+
+
 def main():
     a = sys.argv[1:]
     if len(a) < 2:
@@ -2126,6 +2361,8 @@ def main():
         evidence(args)
     elif cmd == "results":
         results(args)
+    elif cmd == "crash":
+        crash_cmd(args)
     elif cmd == "ab" and len(args) >= 2:
         ab(args[0], args[1:])
     elif cmd == "vs-dpdk" and len(args) >= 3:

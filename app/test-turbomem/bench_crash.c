@@ -314,6 +314,7 @@ struct cr_pool {
 	int fd;
 	struct cr_shared *sh;
 	pid_t prim, sec;
+	int status;		/* wait status of the last process reaped */
 };
 
 static volatile sig_atomic_t cr_signal;
@@ -553,7 +554,7 @@ cr_wait(struct cr_pool *p, pid_t pid, double ms,
 
 	while (!cond(p->sh)) {
 		if (cr_signal != 0 || cr_now_ms() > end ||
-				(pid > 0 && waitpid(pid, NULL, WNOHANG) == pid))
+				(pid > 0 && waitpid(pid, &p->status, WNOHANG) == pid))
 			return cond(p->sh);
 		cr_sleep_us(100);
 	}
@@ -648,7 +649,19 @@ cr_sec_start(struct cr_pool *p, double *attach_ms, char *why, size_t wlen)
 		return -1;
 	}
 	*attach_ms = cr_now_ms() - t0;
-	return cr_wait(p, p->sec, CR_ANSWER_MS, cr_sec_ran) ? 1 : 0;
+	p->status = -1;
+	if (cr_wait(p, p->sec, CR_ANSWER_MS, cr_sec_ran))
+		return 1;
+	if (p->status == -1)
+		snprintf(why, wlen, "a secondary made no get/put in %d ms",
+			CR_ANSWER_MS);
+	else if (WIFSIGNALED(p->status))
+		snprintf(why, wlen, "a secondary died of signal %d in its first get/put",
+			WTERMSIG(p->status));
+	else
+		snprintf(why, wlen, "a secondary exited (status %d) in its first get/put",
+			WEXITSTATUS(p->status));
+	return 0;
 }
 
 /* The secondary stops cleanly; the primary takes its census. */
@@ -728,13 +741,9 @@ cr_crash_pool(struct cr_pool *p, unsigned int kills, struct cr_stats *s,
 	int r;
 
 	*wedged = false;
-	r = cr_sec_start(p, &ms, s->why, sizeof(s->why));
-	if (r < 0)
+	/* A secondary that cannot use a fresh pool: not a kill's doing. */
+	if (cr_sec_start(p, &ms, s->why, sizeof(s->why)) <= 0)
 		return -1;
-	if (r == 0) {
-		*wedged = true;
-		return 0;
-	}
 	for (k = 0; k < kills && cr_signal == 0; k++) {
 		uint32_t seq, vif;
 		uint64_t t, w0;
@@ -862,6 +871,9 @@ cr_crash_row(const char *handler, int cache, int bulk, struct bench_row *row)
 	if (cr_signal != 0)
 		snprintf(row->status, sizeof(row->status),
 			"error: stopped by signal %d", (int)cr_signal);
+	else if (done < kills && s.kills == 0 && s.why[0] == 'a')
+		snprintf(row->status, sizeof(row->status),
+			"skip: no secondary runs on it here (%.90s)", s.why);
 	else if (done < kills)
 		snprintf(row->status, sizeof(row->status), "error: %s", s.why);
 	printf("crash: %s cache %d bulk %d: %s [%s]\n", handler, cache, bulk,
@@ -911,9 +923,13 @@ cr_stop_row(const char *handler, int cache, int bulk, struct bench_row *row)
 				sizeof(why)) < 0 ||
 			(r = cr_sec_start(&p, &ms, why, sizeof(why))) < 0)
 		goto out;
-	if (r == 0)
-		wedged++;
-	for (k = 0; k < stops && r > 0 && cr_signal == 0; k++) {
+	if (r == 0) {
+		snprintf(row->status, sizeof(row->status),
+			"skip: no secondary runs on it here (%.90s)", why);
+		why[0] = '\0';
+		goto out;
+	}
+	for (k = 0; k < stops && cr_signal == 0; k++) {
 		double d = 100 + bench_rand(&cr_rng) % 901;
 
 		bench_progress("stop: %s, cache %d, bulk %d: stop %u of %u (%.0f ms)",
