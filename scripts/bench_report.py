@@ -2174,6 +2174,11 @@ def crash_rows(res, sc):
     return [r for r in res.rows if r["scenario"] == sc]
 
 
+def measured(r):
+    """A crash or stop row with figures ("n/a": every kill wedged)."""
+    return r["status"].startswith("ok") or r["status"].startswith("n/a")
+
+
 def shape(r):
     return [r["cache"], r["bulk"] or "random"]
 
@@ -2188,7 +2193,7 @@ def crash_wedged(res):
     out = {}
     for r in crash_rows(res, "crash"):
         e = extra(r)
-        if not r["status"].startswith("ok") or num(e.get("kills")) is None:
+        if not measured(r) or num(e.get("kills")) is None:
             continue
         w, k = out.get(r["handler"], (0, 0))
         out[r["handler"]] = (w + int(num(e["wedged"])), k + int(num(e["kills"])))
@@ -2220,8 +2225,8 @@ def crash_block(res):
                "bulk (random: 1 to 32) and mempool cache (``--scenario crash`` and "
                "``stop`` of ``app/test-turbomem/bench_crash.c``, whose head describes them).")
     L += [""]
-    L += prose("crash: the secondary is killed with SIGKILL at a random moment, again and "
-               "again. The pool is wedged when the primary cannot complete, within 1 s, a get "
+    L += prose("crash: the secondary is killed with SIGKILL at a random moment (1 to 10 ms "
+               "after it attached), again and again. The pool is wedged when the primary cannot complete, within 1 s, a get "
                "and a put that started after the kill (one of them bypassing its cache), or a "
                "fresh secondary cannot; its processes are then killed and a new pool takes the "
                "remaining kills. Lost: objects missing after a kill, against the victim's "
@@ -2252,21 +2257,22 @@ def crash_block(res):
         rows = []
         for r in cr:
             e = extra(r)
-            if not r["status"].startswith("ok"):
+            if not measured(r):
                 rows.append([r["handler"]] + shape(r) + [r["status"]] + [""] * 5)
                 continue
             rows.append([r["handler"]] + shape(r) + [
                 "%s / %s" % (fnum(e, "wedged", "%d"), fnum(e, "kills", "%d")),
                 "%s (%s)" % (fnum(e, "lost_per_kill_mean", "%.1f"),
                              fnum(e, "lost_per_kill_max", "%d")),
-                fnum(e, "bound_max", "%d"),
+                "%s (%s)" % (fnum(e, "bound_max", "%d"), fnum(e, "kills_over_bound", "%d")),
                 "%s / %s (%s)" % (fnum(e, "recovery_us_median", "%.0f"),
                                   fnum(e, "recovery_us_max", "%.0f"),
                                   fnum(e, "recovery_run_us_max", "%.0f")),
                 e.get("census", "-")])
         L += rst_table("crash: SIGKILL of the secondary at a random moment",
                        ["handler", "cache", "bulk", "wedged / kills",
-                        "lost per kill (max)", "bound", "recovery us median / max (on CPU)",
+                        "lost per kill (max)", "bound (kills over it)",
+                        "recovery us median / max (on CPU)",
                         "census"], rows)
         w = crash_wedged(res)
         L += prose("Wedged pools per kill, every shape of the table: %s." % "; ".join(
@@ -2276,7 +2282,7 @@ def crash_block(res):
         rows = []
         for r in st:
             e = extra(r)
-            if not r["status"].startswith("ok"):
+            if not measured(r):
                 rows.append([r["handler"]] + shape(r) + [r["status"]] + [""] * 3)
                 continue
             rows.append([r["handler"]] + shape(r) + [

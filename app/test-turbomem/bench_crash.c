@@ -876,6 +876,9 @@ cr_crash_row(const char *handler, int cache, int bulk, struct bench_row *row)
 			"skip: no secondary runs on it here (%.90s)", s.why);
 	else if (done < kills)
 		snprintf(row->status, sizeof(row->status), "error: %s", s.why);
+	else if (s.nb_rec == 0)
+		snprintf(row->status, sizeof(row->status),
+			"n/a: every kill wedged the pool (no recovery to time)");
 	printf("crash: %s cache %d bulk %d: %s [%s]\n", handler, cache, bulk,
 		row->extra, row->status);
 	free(s.rec_us);
