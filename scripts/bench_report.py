@@ -2140,7 +2140,9 @@ def update_readme(res, path):
     print("bench_report.py results: key cells -> %s" % path, file=sys.stderr)
 
 
-def results(a):
+def pop_readme(a):
+    """The README of "--readme README" in a (taken out of it), or None;
+    exits unless two arguments are left."""
     readme = None
     if "--readme" in a:
         i = a.index("--readme")
@@ -2150,6 +2152,11 @@ def results(a):
         del a[i:i + 2]
     if len(a) != 2:
         sys.exit(__doc__)
+    return readme
+
+
+def results(a):
+    readme = pop_readme(a)
     res = Results(a[0])
     if not res.rows and not res.testpmd:
         sys.exit("bench_report.py results: no results in %s (bench.csv, testpmd/)" % a[0])
@@ -2258,7 +2265,7 @@ def crash_block(res):
         for r in cr:
             e = extra(r)
             if not measured(r):
-                rows.append([r["handler"]] + shape(r) + [r["status"]] + [""] * 5)
+                rows.append([r["handler"]] + shape(r) + [r["status"]] + [""] * 4)
                 continue
             rows.append([r["handler"]] + shape(r) + [
                 "%s / %s" % (fnum(e, "wedged", "%d"), fnum(e, "kills", "%d")),
@@ -2302,15 +2309,7 @@ def crash_block(res):
 def crash_cmd(a):
     """Replace the page's crash block (insert it before its testpmd
     section where it has none) and the README's crash row."""
-    readme = None
-    if "--readme" in a:
-        i = a.index("--readme")
-        if i + 1 >= len(a):
-            sys.exit(__doc__)
-        readme = a[i + 1]
-        del a[i:i + 2]
-    if len(a) != 2:
-        sys.exit(__doc__)
+    readme = pop_readme(a)
     res = Results(a[0])
     if not any(r["scenario"] in CRASH_SCENARIOS for r in res.rows):
         sys.exit("bench_report.py crash: no crash or stop rows in %s" % a[0])
