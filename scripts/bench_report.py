@@ -2195,6 +2195,16 @@ def fnum(e, k, fmt):
     return fmt % v if v is not None else "-"
 
 
+def wilson(w, n):
+    """The 95% Wilson score interval of w in n, in percent."""
+    if n == 0:
+        return "-"
+    z, p = 1.96, w / n
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return "%.1f-%.1f%%" % (max(0, c - h) * 100, min(1, c + h) * 100)
+
+
 def crash_wedged(res):
     """{handler: (wedged, kills)} over every measured crash row."""
     out = {}
@@ -2268,7 +2278,8 @@ def crash_block(res):
                 rows.append([r["handler"]] + shape(r) + [r["status"]] + [""] * 4)
                 continue
             rows.append([r["handler"]] + shape(r) + [
-                "%s / %s" % (fnum(e, "wedged", "%d"), fnum(e, "kills", "%d")),
+                "%s / %s (%s)" % (fnum(e, "wedged", "%d"), fnum(e, "kills", "%d"),
+                                  wilson(num(e.get("wedged")) or 0, num(e.get("kills")) or 0)),
                 "%s (%s)" % (fnum(e, "lost_per_kill_mean", "%.1f"),
                              fnum(e, "lost_per_kill_max", "%d")),
                 "%s (%s)" % (fnum(e, "bound_max", "%d"), fnum(e, "kills_over_bound", "%d")),
@@ -2277,13 +2288,14 @@ def crash_block(res):
                                   fnum(e, "recovery_run_us_max", "%.0f")),
                 e.get("census", "-")])
         L += rst_table("crash: SIGKILL of the secondary at a random moment",
-                       ["handler", "cache", "bulk", "wedged / kills",
+                       ["handler", "cache", "bulk", "wedged / kills (95% interval)",
                         "lost per kill (max)", "bound (kills over it)",
                         "recovery us median / max (on CPU)",
                         "census"], rows)
         w = crash_wedged(res)
-        L += prose("Wedged pools per kill, every shape of the table: %s." % "; ".join(
-            "%s %d of %d" % (h, v[0], v[1]) for h, v in w.items()))
+        L += prose("Wedged pools per kill, every shape of the table (rate, its 95%% "
+                   "Wilson interval): %s." % "; ".join(
+                       "%s %d of %d (%s)" % (h, v[0], v[1], wilson(*v)) for h, v in w.items()))
         L += [""]
     if st:
         rows = []
