@@ -1278,9 +1278,11 @@ def claims(res):
     # --- a killed process (bench_crash.c) ---------------------------------------
     c = Claim("K1", "driver guide (Multi-process)",
               "A killed process does not wedge the pool: a secondary killed with SIGKILL "
-              "inside its get/put loses at most what it had in flight, and the primary and "
-              "a fresh secondary go on. Here: the crash scenario, turbomem and ring_mp_mc, "
-              "caches 0 and 256, bulks 1, 32 and random.")
+              "inside its get/put loses at most what it had in flight (and, with a mempool "
+              "cache, what its lcore cache held), and the primary and a fresh secondary go "
+              "on. Here: the crash scenario (bench_crash.c), turbomem and ring_mp_mc, caches "
+              "0 and 256, bulks 1, 32 and random; the stress suite's bench_crash runs its "
+              "short mode.")
     c.parts = ["crash"]
     c.machine = res.machine_of("crash")
     tm = [r for r in res.rows if res.part(r["run"]) == "crash" and
