@@ -22,9 +22,10 @@
 #             single chunk, bulks 1, 16, 32 and random, keep 128
 #   memory    --no-huge, main lcore: each handler's bytes per object, measured
 #             in the heaps, pools of deep's size of 64 and 2176-byte objects
-#   crash, stop  full only (and the crash modes): a secondary sharing a pool
-#             in 2 MB hugepages killed 200 times, stopped 10 times, per
-#             handler and shape (bench_crash.c); 16 pages reserved
+#   crash, stop  full (and the crash modes): a secondary sharing a pool in
+#             2 MB hugepages killed 200 times, stopped 10 times, per
+#             handler and shape (bench_crash.c); 16 pages reserved; smoke:
+#             twice and once, bulk 32
 #   others    smoke only: every other registered scenario ("--scenario
 #             list"), on 1 lcore ('0@0,1@1')
 # Modes: quick (default, ~3 minutes: grid bulk 16 and random, keep 128,
@@ -785,15 +786,16 @@ results_testpmd() {
 	testpmd_compare "$rounds" "${mems[@]}"
 }
 
-# crash_runs: the crash and stop scenarios (bench_crash.c), every handler,
-# caches 0 and 256, bulks 1, 32 and random, kills and stops per mode
-# (crash_n); their pools on 16 reserved 2 MB pages (counted, released on
-# exit by the caller's hp2m_release), the bench itself --no-huge.
+# crash_runs [ARGS]: the crash and stop scenarios (bench_crash.c), every
+# handler, caches 0 and 256, bulks 1, 32 and random (or as ARGS say),
+# kills and stops per mode (crash_n); their pools on 16 reserved 2 MB
+# pages (counted, released on exit by the caller's hp2m_release), the
+# bench itself --no-huge.
 crash_runs() {
 	hp2m_reserve 16
-	run crash "${nohuge[*]} -l 0" --scenario crash --layout "2 processes" "${crash_n[@]}"
+	run crash "${nohuge[*]} -l 0" --scenario crash --layout "2 processes" "${crash_n[@]}" "$@"
 	hp2m_top_up
-	run stop "${nohuge[*]} -l 0" --scenario stop --layout "2 processes" "${crash_n[@]}"
+	run stop "${nohuge[*]} -l 0" --scenario stop --layout "2 processes" "${crash_n[@]}" "$@"
 }
 
 # crash, crash-short: crash_runs alone, then the results page's section
@@ -904,6 +906,9 @@ if [ "$TM_BENCH_HUGE" != 0 ]; then
 	fi
 fi
 if [ "$mode" = smoke ]; then
+	# One bulk: ring_mp_mc's wedges take a second each.
+	trap hp2m_release EXIT
+	crash_runs --bulks 32
 	# Every registered scenario the runs above did not name, once, on one
 	# worker lcore: a new scenario is smoke-tested without a line here.
 	scs=$("$TM_BENCH_APP" "${nohuge[@]}" --no-pci -d "$plugin" -l 0 \
@@ -914,7 +919,7 @@ if [ "$mode" = smoke ]; then
 	for sc in $scs; do
 		case " ${ran[*]} " in *"--scenario $sc "*) continue ;; esac
 		run "$sc" "${nohuge[*]} --lcores 0@0,1@1" --scenario "$sc" --layout "1 lcore" \
-			--deep-n "$deep_n" --bulks 16 --keeps 32 "${crash_n[@]}"
+			--deep-n "$deep_n" --bulks 16 --keeps 32
 	done
 fi
 log "$nrun EAL runs in $((SECONDS - t0))s"
