@@ -24,7 +24,7 @@
 #             in the heaps, pools of deep's size of 64 and 2176-byte objects
 #   crash, stop  full (and the crash modes): a secondary sharing a pool in
 #             2 MB hugepages killed 200 times, stopped 10 times, per
-#             handler and shape (bench_crash.c); 16 pages reserved; smoke:
+#             handler and shape (bench_crash.c); 32 pages reserved; smoke:
 #             twice and once, bulk 32
 #   others    smoke only: every other registered scenario ("--scenario
 #             list"), on 1 lcore ('0@0,1@1')
@@ -788,11 +788,11 @@ results_testpmd() {
 
 # crash_runs [ARGS]: the crash and stop scenarios (bench_crash.c), every
 # handler, caches 0 and 256, bulks 1, 32 and random (or as ARGS say),
-# kills and stops per mode (crash_n); their pools on 16 reserved 2 MB
+# kills and stops per mode (crash_n); their pools on 32 reserved 2 MB
 # pages (counted, released on exit by the caller's hp2m_release), the
 # bench itself --no-huge.
 crash_runs() {
-	hp2m_reserve 16
+	hp2m_reserve 32
 	run crash "${nohuge[*]} -l 0" --scenario crash --layout "2 processes" "${crash_n[@]}" "$@"
 	hp2m_top_up
 	run stop "${nohuge[*]} -l 0" --scenario stop --layout "2 processes" "${crash_n[@]}" "$@"

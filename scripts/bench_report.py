@@ -2239,10 +2239,13 @@ def crash_block(res):
         return L + [CRASH_END, ""]
     part = res.part((cr or st)[0]["run"])
     L += ["A Killed or Stopped Process", "---------------------------", ""]
-    L += prose("A primary and a secondary process share one pool of 65535 objects in 2 MB "
+    L += prose("A primary and a secondary process share one pool of %s objects in 2 MB "
                "hugepages, each on its own CPU, both in tight get/put loops of the row's "
-               "bulk (random: 1 to 32) and mempool cache (``--scenario crash`` and "
-               "``stop`` of ``app/test-turbomem/bench_crash.c``, whose head describes them).")
+               "bulk (random: 1 to 32) and mempool cache; with a cache, the secondary gets "
+               "bulks until it holds twice the cache size, then puts them all back, so that "
+               "its cache refills and flushes reach the handler (``--scenario crash`` and "
+               "``stop`` of ``app/test-turbomem/bench_crash.c``, whose head describes them)."
+               % (cr or st)[0]["pool_size"])
     L += [""]
     L += prose("crash: the secondary is killed with SIGKILL at a random moment (1 to 10 ms "
                "after it attached), again and again. The pool is wedged when the primary cannot complete, within 1 s, a get "

@@ -12,12 +12,16 @@
  *   wedged pool cannot stall it. It starts the others (fork + exec of this
  *   binary, EAL on 2 MB hugepages, --file-prefix of its own per pool) and
  *   shares a small state with them in a memfd they inherit;
- * - a primary (lcore 0) creates the pool (65535 objects of 64 bytes,
+ * - a primary (lcore 0) creates the pool (262143 objects of 64 bytes,
  *   through the public mempool API only) and runs get/put of the shape in
  *   a loop, publishing when each operation starts and ends;
  * - a secondary (lcore 1, CPU 1) attaches and runs tight bulk get/put of
- *   the shape, publishing before each get how many objects it is about to
- *   hold (its "in flight", cleared once they are back).
+ *   the shape, publishing before each get how many objects it may hold
+ *   (its "in flight", lowered once they are back). Without a cache it puts
+ *   back each bulk it got; with one, it gets bulks until it holds twice
+ *   the cache size, then puts them all back, so that every cycle reaches
+ *   the handler through the cache's refill and flush (a get/put pair
+ *   never would).
  *
  * crash: --kills K times (default 200): the secondary runs 1 to 10 ms
  * (seeded), is killed with SIGKILL and reaped; the primary must then
@@ -51,7 +55,7 @@
  * path, SIGTERM and SIGINT included, the supervisor kills every process
  * it started (they also get SIGKILL if it dies: PR_SET_PDEATHSIG) and
  * removes their EAL runtime directory and hugepage files by exact prefix.
- * Hugepages are not reserved here: without 16 free 2 MB pages and a
+ * Hugepages are not reserved here: without 32 free 2 MB pages and a
  * hugetlbfs mount the rows say "skip" (scripts/bench.sh reserves them).
  */
 
@@ -84,9 +88,10 @@
 #include "bench_common.h"
 
 #define CR_POOL "tm_crash_pool"
-#define CR_SIZE 65535
+#define CR_SIZE 262143
 #define CR_ELT 64
-#define CR_PAGES 16		/* 2 MB pages of the primary's -m */
+#define CR_MEM_MB 64		/* the primary's -m */
+#define CR_PAGES (CR_MEM_MB / 2)
 #define CR_SEC_LCORE 1
 #define CR_ATTACH_S 30		/* EAL start of a process, under load */
 #define CR_ANSWER_MS 1000	/* the pool must answer within this */
@@ -264,15 +269,18 @@ TM_TEST_REGISTER(turbomem_crash_primary, test_crash_primary);
 static int
 test_crash_secondary(void)
 {
+	/* With a cache: a fill and drain cycle through its refill and flush. */
+	static void *tab[2 * RTE_MEMPOOL_CACHE_MAX_SIZE + BENCH_RANDOM_MAX];
 	struct cr_shared *sh = cr_map_env();
 	struct rte_mempool *mp;
-	void *objs[BENCH_RANDOM_MAX];
+	unsigned int n, m, held = 0, hold;
+	bool filling = true;
 	uint64_t rng;
-	unsigned int n;
 
 	if (sh == NULL)
 		return TEST_FAILED;
 	rng = (sh->seed + (uint64_t)getpid() * 7919) | 1;
+	hold = RTE_MIN(2 * sh->cache, 2u * RTE_MEMPOOL_CACHE_MAX_SIZE);
 	mp = rte_mempool_lookup(CR_POOL);
 	if (mp == NULL || strcmp(rte_mempool_get_ops(mp->ops_index)->name,
 			sh->handler) != 0) {
@@ -285,20 +293,37 @@ test_crash_secondary(void)
 	/* First a get/put that reaches the handler, then the shape. */
 	n = cr_bulk(sh, &rng);
 	atomic_store(&sh->sec.in_flight, n);
-	if (rte_mempool_generic_get(mp, objs, n, NULL) == 0)
-		rte_mempool_generic_put(mp, objs, n, NULL);
+	if (rte_mempool_generic_get(mp, tab, n, NULL) == 0)
+		rte_mempool_generic_put(mp, tab, n, NULL);
 	atomic_store(&sh->sec.in_flight, 0);
 	atomic_fetch_add(&sh->sec.objs, n);
 	while (atomic_load_explicit(&sh->sec_quit, memory_order_relaxed) == 0) {
 		n = cr_bulk(sh, &rng);
-		/* Published before the objects leave the pool. */
-		atomic_store(&sh->sec.in_flight, n);
-		if (rte_mempool_get_bulk(mp, objs, n) == 0)
-			rte_mempool_put_bulk(mp, objs, n);
-		atomic_store(&sh->sec.in_flight, 0);
+		if (hold == 0) {
+			/* Published before the objects leave the pool. */
+			atomic_store(&sh->sec.in_flight, n);
+			if (rte_mempool_get_bulk(mp, tab, n) == 0)
+				rte_mempool_put_bulk(mp, tab, n);
+			atomic_store(&sh->sec.in_flight, 0);
+		} else if (filling && held + n <= hold) {
+			atomic_store(&sh->sec.in_flight, held + n);
+			if (rte_mempool_get_bulk(mp, tab + held, n) == 0)
+				held += n;
+			else
+				filling = false;
+			atomic_store(&sh->sec.in_flight, held);
+		} else {
+			m = RTE_MIN(n, held);
+			held -= m;
+			rte_mempool_put_bulk(mp, tab + held, m);
+			atomic_store(&sh->sec.in_flight, held);
+			filling = held == 0;
+		}
 		atomic_fetch_add_explicit(&sh->sec.objs, n,
 			memory_order_relaxed);
 	}
+	rte_mempool_put_bulk(mp, tab, held);
+	atomic_store(&sh->sec.in_flight, 0);
 	if (mp->cache_size != 0)
 		rte_mempool_cache_flush(rte_mempool_default_cache(mp,
 			rte_lcore_id()), mp);
@@ -511,7 +536,7 @@ cr_spawn(struct cr_pool *p, bool primary)
 	argv[a++] = cr_mnt;
 	if (primary) {
 		argv[a++] = "-m";
-		argv[a++] = RTE_STR(CR_PAGES) "";
+		argv[a++] = RTE_STR(CR_MEM_MB);
 	}
 	argv[a++] = "--no-pci";
 	argv[a++] = "--no-telemetry";
