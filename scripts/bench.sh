@@ -30,12 +30,12 @@
 #             list"), on 1 lcore ('0@0,1@1')
 # Modes: quick (default, ~3 minutes: grid bulk 16 and random, keep 128,
 # cache 0 and default), full (the whole matrix: about 25 minutes per
-# --seconds 0.5), smoke (a seconds-long slice of every scenario, then a
+# --seconds 0.5, and 40 of crash and stop), smoke (a seconds-long slice of every scenario, then a
 # check that every row the app expected is there; what meson's perf suite
 # runs), evidence and evidence-short (the runs of the evidence page, which
 # they generate), results (what full runs, then testpmd on three memories,
 # and the results page generated from both, the project's one place for
-# figures: about 35 minutes), results-short (the same in seconds, for CI),
+# figures: about 75 minutes), results-short (the same in seconds, for CI),
 # vs-dpdk (the grid against DPDK's mempool_perf_autotest), cache-claim (the
 # cache scenario on the system DPDK and a second one), ovs (Open vSwitch
 # forwarding on ring_mp_mc and turbomem), crash and crash-short (the crash
@@ -745,8 +745,8 @@ evidence() {
 # results, results-short: the results page, where the project's figures
 # are kept (the README's few come from it).
 #
-#   scripts/bench.sh results         (about 35 minutes on 2 vCPUs: full's
-#                                     25, then 36 testpmd runs of ~15 s)
+#   scripts/bench.sh results         (about 75 minutes on 2 vCPUs: full's
+#                                     65, then 36 testpmd runs of ~15 s)
 #   scripts/bench.sh results-short   (about 3 minutes: CI)
 #
 # The runs of full (below), then results_testpmd, then

@@ -1966,7 +1966,7 @@ def results_page(res, path):
                "Each figure is a ratio to ``%s`` measured in the same run, the handlers "
                "taking turns round by round, since the speed of a shared machine drifts; "
                "``%s``'s own figure is absolute. "
-               "``scripts/bench.sh results`` (about 35 minutes on 2 vCPUs) measures it all "
+               "``scripts/bench.sh results`` (about 75 minutes on 2 vCPUs) measures it all "
                "and generates this page "
                "with ``scripts/bench_report.py results``: run it again rather than edit "
                "the page." % (BASELINE, BASELINE, BASELINE))
