@@ -16,6 +16,7 @@
  *   out-of-tree link).
  * - RTE_LOG_LINE: DPDK >= 23.11 (rte_log.h). The fallback is 23.11's
  *   definition without its newline check.
+ * - rte_tel_data_add_dict_uint: DPDK >= 23.03 (22.11 names it _u64).
  * - RTE_LOG_REGISTER_DEFAULT needs RTE_LOG_DEFAULT_LOGTYPE, which DPDK's
  *   drivers/meson.build defines; the out-of-tree meson.build defines it too.
  *
@@ -25,6 +26,7 @@
 
 #include <rte_common.h>
 #include <rte_log.h>
+#include <rte_version.h>
 
 #if defined(__has_include)
 #if __has_include(<eal_export.h>)
@@ -43,6 +45,10 @@
 #define RTE_LOG_LINE(l, t, ...) \
 	RTE_LOG(l, t, RTE_FMT(RTE_FMT_HEAD(__VA_ARGS__ ,) "\n", \
 		RTE_FMT_TAIL(__VA_ARGS__ ,)))
+#endif
+
+#if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
+#define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
 #endif
 
 #endif /* TURBOMEM_OSDEP_H */
