@@ -51,6 +51,10 @@ packages=(
 	gawk                # ... and its awk rules (mawk lacks \< \>)
 	openvswitch-switch-dpdk  # the ovs stage: OVS 3.1 built on DPDK 22.11
 	iputils-ping        # ... its packets from namespaces
+	clang               # the patch series (scripts/series.sh): its last patch built with clang
+	codespell           # ... checkpatches.sh's spelling check
+	coccinelle          # ... devtools/cocci.sh
+	doxygen             # ... DPDK's documentation build (-Denable_docs=true)
 )
 # shellcheck disable=SC2206
 packages+=(${TM_DEPS_EXTRA:-})
@@ -73,6 +77,27 @@ numa_pip() {
 	command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 }
 
+# The kernel's checkpatch.pl, for DPDK's devtools/checkpatches.sh (the
+# series check): the three files it reads, taken from Debian's
+# linux-source package into the cache, the package itself not installed
+# (it is a 140 MB tarball of the kernel).
+checkpatch() {
+	local dir=${TM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/turbomem}/checkpatch pkg deb tmp
+	[ -x "$dir/scripts/checkpatch.pl" ] && return 0
+	pkg=$(apt-cache depends linux-source 2>/dev/null | sed -n 's/.*Depends: \(linux-source-[0-9.]*\)$/\1/p' | head -1)
+	[ -n "$pkg" ] || { log "no linux-source package known to apt: the series check will fail at checkpatches"; return 0; }
+	log "extracting checkpatch.pl from $pkg into $dir"
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download "$pkg" >/dev/null 2>&1) || { rm -rf "$tmp"; log "apt-get download $pkg failed"; return 0; }
+	deb=$(ls "$tmp"/*.deb)
+	mkdir -p "$dir"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards '*/linux-source-*.tar.xz' | xz -dc |
+		tar -x -C "$dir" --strip-components=1 --wildcards '*/scripts/checkpatch.pl' \
+			'*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch' ||
+		log "extracting checkpatch.pl from $deb failed"
+	rm -rf "$tmp"
+}
+
 command -v dpkg-query >/dev/null 2>&1 ||
 	die "dpkg-query not found: this script supports Debian/Ubuntu only; install the equivalent of: ${packages[*]}"
 
@@ -87,6 +112,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
 	log "all ${#packages[@]} packages already installed"
+	checkpatch
 	numa_pip
 	exit 0
 fi
@@ -117,4 +143,5 @@ done
 [ ${#still[@]} -eq 0 ] || die "still missing after apt-get install: ${still[*]}"
 
 log "installed: ${missing[*]}"
+checkpatch
 numa_pip

@@ -35,12 +35,20 @@
 #             exactly as its checkpatches.sh (check_forbidden_additions)
 #             runs them, over a patch adding drivers/mempool/turbomem to
 #             that tree
+#   series    26.07: the driver as a patch series against that release
+#             (scripts/series.sh check: git am, every patch built, DPDK's
+#             devtools, tests and documentation build on the series)
 #   Environment: TM_MATRIX_VERSIONS (default "22.11 26.07");
 #   TM_MATRIX_FAST_SYSTEM=WHAT: the fast suite against the system's DPDK
 #   is run by WHAT (test.sh sets it when its fast stage runs): that cell
 #   is "-".
 # dpdk.sh forbidden [WORKDIR]
 #   Only the forbidden-token check.
+# dpdk.sh series [OUTDIR]
+#   The driver as a git format-patch series against DPDK 26.07, in
+#   OUTDIR/patches (default build-series): scripts/series.sh generate.
+# dpdk.sh series-check [WORKDIR]
+#   The series and its checks (the matrix's series cell): series.sh check.
 # dpdk.sh intree
 #   The in-tree build of one DPDK (Debian's source of the installed one, or
 #   with TM_INTREE_DPDK=VERSION a release tarball) and that tree's testpmd
@@ -413,7 +421,7 @@ matrix_init() {
 	rm -rf "$work/result"
 	mkdir -p "$work/result"
 	rows=()
-	checks=(fast mempool mbuf testpmd exports api stdatomic forbidden)
+	checks=(fast mempool mbuf testpmd exports api stdatomic forbidden series)
 }
 
 # check VERSION BUILD CHECK COMMAND...: run COMMAND with its output in
@@ -583,6 +591,12 @@ forbidden_row() {
 	check 26.07 patch forbidden forbidden_check "$t"
 }
 
+# series_row: the series cell (scripts/series.sh check), in the same row.
+series_row() {
+	add_row 26.07 patch
+	check 26.07 patch series bash "$tm_top/scripts/series.sh" check "$work/series"
+}
+
 # oot VERSION PKG_CONFIG_PATH BINDIR LIBDIR: out-of-tree build and checks.
 oot() {
 	local v=$1 pcp=$2 bindir=$3 libdir=$4 b=$work/oot-$1
@@ -716,14 +730,19 @@ matrix)
 		run_version "$v"
 	done
 	forbidden_row
+	series_row
 	matrix_table ;;
 forbidden)
 	matrix_init "${2:-}"
 	forbidden_row
 	matrix_table ;;
+series)
+	exec bash "$tm_top/scripts/series.sh" generate "${2:-}" ;;
+series-check)
+	exec bash "$tm_top/scripts/series.sh" check "${2:-}" ;;
 intree)
 	set -e
 	intree_main ;;
 *)
-	die "usage: dpdk.sh matrix|forbidden [WORKDIR] | intree" ;;
+	die "usage: dpdk.sh matrix|forbidden|series|series-check [DIR] | intree" ;;
 esac

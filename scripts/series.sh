@@ -1,0 +1,614 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The turbomem authors
+#
+# The driver as a DPDK maintainer receives it: a git format-patch series
+# against the DPDK 26.07 release, made from the repository's files on every
+# run (no patch is kept in the repository), and the checks DPDK's
+# contributing guide (doc/guides/contributing/new_driver.rst) asks of it.
+#
+# series.sh generate [OUTDIR]   (scripts/dpdk.sh series; default build-series)
+#   Writes OUTDIR/patches/000N-*.patch and prints, per patch, its files and
+#   added lines. The series, split by feature as new_driver.rst orders it:
+#   1 skeleton: meson entry, MAINTAINERS, .mailmap, the guide and its index
+#     entry, the release notes; the driver's meson.build, with no source
+#   2 the pool: core (tm_*), ops, pool memory (THP, NUMA), the fast-path
+#     counters; held-object tracking's hooks are inert
+#     (scripts/series/turbomem_track.h) until patch 4
+#   3 statistics and telemetry
+#   4 held-object tracking
+#   5 the autotest in app/test (REGISTER_FAST_TEST)
+#   A driver file goes to the patch whose glob (series_files) names it first;
+#   every other file of drivers/mempool/turbomem goes to patch 2, so a new
+#   core file lands there without a change here. The public header and the
+#   guide grow by section (series_cut_header, series_cut_guide); the
+#   driver's meson.build lists the sources present (series_meson).
+#   The last patch leaves every file equal to the repository's, except
+#   compat/ (22.11 and out-of-tree builds), which the series leaves out.
+#
+# series.sh check [WORKDIR]     (scripts/dpdk.sh series-check; the matrix's
+#   "series" cell). On the release tree, git-initialised as the forbidden
+#   check does it: git am of the whole series; every patch built (ninja) with
+#   gcc, the last also with clang, both -Dwerror=true; after patch 2, DPDK's
+#   mempool_autotest on turbomem; after the last, meson test --suite
+#   fast-tests turbomem_autotest, mempool_autotest and mbuf_autotest on
+#   turbomem; -Dcheck_includes=true (rte_pmd_turbomem.h alone in C and
+#   C++); devtools/checkpatches.sh (the kernel's checkpatch.pl, codespell),
+#   check-git-log.sh, check-meson.py, check-spdx-tag.sh,
+#   check-doc-vs-code.sh, cocci.sh on the driver; the documentation build
+#   (-Denable_docs=true) without a warning naming the new guide.
+#   Prints a table of check and findings; fails on any finding.
+#
+# Environment: TM_SERIES_AUTHOR ("Name <email>", the series' author and
+# Signed-off-by, short enough for check-git-log.sh's 75 columns),
+# TM_SERIES_DOCS=0 (skip the documentation build), TM_CHECKPATCH (a
+# checkpatch.pl; default: extracted from Debian's linux-source by deps.sh
+# into the cache), and those of dpdk.sh (TM_DPDK_TARBALL, TM_CACHE_DIR).
+
+# shellcheck source=scripts/dpdk.sh
+. "$(dirname "${BASH_SOURCE[0]}")/dpdk.sh"
+
+TM_SERIES_VERSION=26.07
+TM_SERIES_AUTHOR=${TM_SERIES_AUTHOR:-Turbomem Authors <authors@turbomem.example>}
+TM_SERIES_DRV=drivers/mempool/turbomem
+
+# series_files N: the repository files patch N introduces or changes (globs
+# of driver files, relative to the repository root, first match wins).
+series_files() {
+	case $1 in
+	1) echo "$TM_SERIES_DRV/meson.build doc/guides/mempool/turbomem.rst" ;;
+	3) echo "$TM_SERIES_DRV/turbomem_stats.c $TM_SERIES_DRV/turbomem_telemetry.c" ;;
+	4) echo "$TM_SERIES_DRV/turbomem_track*.c $TM_SERIES_DRV/turbomem_track.h" ;;
+	5) echo "app/test/test_mempool_turbomem.c" ;;
+	esac
+}
+
+series_subject() {
+	case $1 in
+	1) echo "mempool/turbomem: introduce lock-free mempool driver" ;;
+	2) echo "mempool/turbomem: add pool on huge pages" ;;
+	3) echo "mempool/turbomem: add statistics and telemetry" ;;
+	4) echo "mempool/turbomem: add held-object tracking" ;;
+	5) echo "test/mempool: add turbomem driver test" ;;
+	esac
+}
+
+series_body() {
+	case $1 in
+	1) cat <<-'EOF'
+	Ring and stack mempools serve every get and put that a mempool
+	cache misses from one shared structure: with small caches, pipelines
+	or unregistered threads that structure is the bottleneck, and pools
+	made without hugepages sit on 4 KB pages, so every object costs TLB
+	misses.
+
+	The turbomem driver keeps free objects in a lock-free LIFO of object
+	indexes and backs pools with transparent huge pages on the pool's
+	NUMA node. This first patch adds the driver's build entry, its guide,
+	the maintainers entry and the release note; the code follows.
+	EOF
+	;;
+	2) cat <<-'EOF'
+	The pool itself: a lock-free LIFO of object indexes, the mempool ops
+	mapping DPDK's all-or-nothing dequeue and never-failing enqueue onto
+	it, and the pool's memory: without hugepages, private anonymous
+	memory advised for transparent huge pages and bound to the pool's
+	NUMA node, added to an external heap that the mempool library
+	populates from.
+
+	The per-lcore counters of the fast path come with it, since the
+	get path reads them; they are reported in the next patch. The hooks
+	of held-object tracking are present and inert until it is added.
+	EOF
+	;;
+	3) cat <<-'EOF'
+	An operator sizing a pool needs to see how it is used: gets, puts,
+	failed gets and contention per pool, and what backs its memory.
+	Add rte_pmd_turbomem_stats_get/reset, summing the per-lcore counters,
+	and the telemetry commands /turbomem/list and /turbomem/info.
+	EOF
+	;;
+	4) cat <<-'EOF'
+	When a pool runs dry the question is who holds its objects.
+	Tracking records, per object, the lcore or thread that got it and
+	when; reports group the objects out of the pool by holder, with ages,
+	and list the oldest. It is off by default and can be switched on a
+	running application through telemetry (/turbomem/held,
+	/turbomem/track) or the API; records live in shared memory so that
+	secondary processes show too.
+	EOF
+	;;
+	5) cat <<-'EOF'
+	Run the driver's contract in the fast-tests suite: all-or-nothing
+	gets, counts, statistics and held-object reports of a turbomem pool,
+	and the errors of the API on a pool of another driver.
+	EOF
+	;;
+	esac
+}
+
+# series_claimed FILE: the patch whose globs name FILE, else 2 for a driver
+# file (the pool).
+series_claimed() {
+	local f=$1 n g
+	for n in 1 3 4 5; do
+		for g in $(series_files $n); do
+			# shellcheck disable=SC2053
+			[[ $f == $g ]] && { echo $n; return; }
+		done
+	done
+	echo 2
+}
+
+# series_cut_header N FILE: the public header as patch N has it: without
+# the sections of later patches (from the doc comment above the first
+# statistics item, then the first held-object item, to the C++ tail).
+series_cut_header() {
+	local n=$1 f=$2 pat
+	case $n in
+	2) pat='^struct rte_pmd_turbomem_stats [{]' ;;
+	3) pat='^enum rte_pmd_turbomem_holder_kind [{]' ;;
+	*) cat "$f"; return ;;
+	esac
+	awk -v pat="$pat" '
+		{ l[NR] = $0 }
+		$0 ~ pat && !cut { cut = NR }
+		/^#ifdef __cplusplus/ { tail = NR }
+		END {
+			if (!cut || !tail) exit 1
+			while (cut > 1 && l[cut] !~ /^\/\*\*/) cut--
+			while (cut > 1 && l[cut - 1] == "") cut--
+			for (i = 1; i < cut; i++) print l[i]
+			print ""
+			for (i = tail; i <= NR; i++) print l[i]
+		}' "$f" || { echo "series: $f: no section /$pat/ or C++ tail" >&2; return 1; }
+}
+
+# series_cut_guide N FILE: the guide as patch N has it: without the
+# sections (title and body, up to the next title of that level) of later
+# patches.
+series_cut_guide() {
+	local n=$1 f=$2 drop
+	case $n in
+	1|2) drop='Statistics and Telemetry|Held Objects' ;;
+	3) drop='Held Objects' ;;
+	*) cat "$f"; return ;;
+	esac
+	awk -v drop="^($drop)\$" '
+		{ l[NR] = $0 }
+		END {
+			for (i = 1; i <= NR; i++) {
+				if (i < NR && l[i + 1] ~ /^-+$/ && length(l[i + 1]) == length(l[i])) {
+					skip = (l[i] ~ drop)
+					if (skip) found++
+				}
+				if (!skip) print l[i]
+			}
+			if (found != split(drop, a, "|")) exit 1
+		}' "$f" || { echo "series: $f: a section of /$drop/ is missing" >&2; return 1; }
+}
+
+# series_meson FILE PRESENT...: the driver's meson.build listing only the
+# sources present.
+series_meson() {
+	local f=$1
+	shift
+	awk -v present=" $* " '
+		/^headers = files\(\047[^\047]*\047\)$/ {
+			name = $0
+			gsub(/^headers = files\(\047|\047\)$/, "", name)
+			if (index(present, " " name " ") == 0) next
+		}
+		/^sources = files\(/ { in_src = 1; print; next }
+		in_src && /^\)/ { in_src = 0 }
+		in_src {
+			name = $0
+			gsub(/[ \t,\047]/, "", name)
+			if (index(present, " " name " ") == 0) next
+		}
+		{ print }' "$f"
+}
+
+# --- edits of DPDK's own files ---------------------------------------------
+
+series_name() { echo "${TM_SERIES_AUTHOR%% <*}"; }
+
+# series_edit N PATH IN OUT: DPDK's file PATH as patch N changes it.
+series_edit() {
+	local n=$1 path=$2 in=$3 out=$4
+	case $n:$path in
+	1:drivers/mempool/meson.build)
+		awk '/^drivers = \[/ { d = 1 }
+			d && /^\]/ { print "        \047turbomem\047,"; d = 0 }
+			{ print }' "$in" > "$out" ;;
+	1:MAINTAINERS)
+		awk -v who="$TM_SERIES_AUTHOR" '
+			{ print }
+			/^F: doc\/guides\/mempool\/cnxk.rst$/ {
+				print ""
+				print "Turbomem lock-free mempool - EXPERIMENTAL"
+				print "M: " who
+				print "F: drivers/mempool/turbomem/"
+				print "F: doc/guides/mempool/turbomem.rst"
+			}' "$in" > "$out" ;;
+	5:MAINTAINERS)
+		awk '{ print }
+			/^F: doc\/guides\/mempool\/turbomem.rst$/ {
+				print "F: app/test/test_mempool_turbomem.c"
+			}' "$in" > "$out" ;;
+	1:.mailmap)
+		LC_ALL=C awk -v who="$TM_SERIES_AUTHOR" '
+			!done && tolower($0) > tolower(who) { print who; done = 1 }
+			{ print }
+			END { if (!done) print who }' "$in" > "$out" ;;
+	1:doc/guides/mempool/index.rst)
+		awk '{ print } /^    stack$/ { print "    turbomem" }' "$in" > "$out" ;;
+	1:doc/guides/rel_notes/release_26_07.rst)
+		awk '/^New Features/ { nf = 1 }
+			nf && /^\* \*\*/ && ++items == 2 {
+				print "* **Added turbomem mempool driver.**"
+				print ""
+				print "  Added a lock-free mempool driver backing pools with transparent huge pages"
+				print "  on the pool'"'"'s NUMA node when EAL has no hugepages."
+				print "  See the :doc:`../mempool/turbomem` guide for more details."
+				print ""
+			}
+			{ print }' "$in" > "$out" ;;
+	5:app/test/meson.build)
+		awk '{ print } /^    \047test_mempool_perf.c\047:/ {
+			print "    \047test_mempool_turbomem.c\047: [\047mempool_turbomem\047],"
+		}' "$in" > "$out" ;;
+	*) echo "series: no edit of $path in patch $n" >&2; return 1 ;;
+	esac
+	cmp -s "$in" "$out" && { echo "series: patch $n: $path unchanged (its anchor moved?)" >&2; return 1; }
+	return 0
+}
+
+series_dpdk_edits() {
+	case $1 in
+	1) echo "drivers/mempool/meson.build MAINTAINERS .mailmap doc/guides/mempool/index.rst doc/guides/rel_notes/release_26_07.rst" ;;
+	5) echo "MAINTAINERS app/test/meson.build" ;;
+	esac
+}
+
+# --- the release tree ------------------------------------------------------
+
+# series_tree TARBALL: a git tree of the release (commit tagged "base"),
+# unpacked once into the cache; prints its directory. Callers hold
+# series_lock.
+series_root() {
+	echo "$(dpdk_cache_dir)/series-$(sha256sum "$1" | cut -c1-16)"
+}
+
+series_tree() {
+	local tarball=$1 root src
+	root=$(series_root "$tarball")
+	src=$root/src
+	if ! git -C "$src" rev-parse -q --verify base >/dev/null 2>&1; then
+		rm -rf "$src"
+		mkdir -p "$src"
+		echo "series: unpacking ${tarball##*/} into $src (git)" >&2
+		tar -xf "$tarball" -C "$src" --strip-components=1 || return 1
+		(cd "$src" && git init -q && git add -A &&
+			git -c user.name=tm -c user.email=tm@localhost commit -qm base &&
+			git tag base) >&2 || return 1
+	fi
+	echo "$src"
+}
+
+# series_commit SRC PARENT N: commit patch N on PARENT without touching
+# the work tree (a private index); prints the commit.
+series_commit() {
+	local src=$1 parent=$2 n=$3 f g rel tmp present=() idx
+	tmp=$(mktemp -d)
+	idx=$tmp/index
+	export GIT_INDEX_FILE=$idx
+	git -C "$src" read-tree "$parent" || return 1
+	put() { # PATH FILE
+		git -C "$src" update-index --add --cacheinfo \
+			"100644,$(git -C "$src" hash-object -w --path="$1" "$2"),$1"
+	}
+	# Driver files: those claimed by patches <= n; the header, the track
+	# hooks, the guide and meson.build as patch n has them.
+	for f in "$tm_top/$TM_SERIES_DRV"/*; do
+		rel=${f#"$tm_top"/}
+		[ "$(series_claimed "$rel")" -le "$n" ] || continue
+		present+=("${rel##*/}")
+	done
+	if [ -e "$tm_top/scripts/series/turbomem_track.h" ] && [ "$n" -lt 4 ] && [ "$n" -ge 2 ]; then
+		present+=(turbomem_track.h)
+	fi
+	for f in "${present[@]}"; do
+		rel=$TM_SERIES_DRV/$f
+		case $f in
+		meson.build)
+			series_meson "$tm_top/$rel" "${present[@]}" > "$tmp/f" ;;
+		rte_pmd_turbomem.h)
+			series_cut_header "$n" "$tm_top/$rel" > "$tmp/f" ;;
+		turbomem_track.h)
+			if [ "$n" -lt 4 ]; then cp "$tm_top/scripts/series/turbomem_track.h" "$tmp/f"
+			else cp "$tm_top/$rel" "$tmp/f"; fi ;;
+		*) cp "$tm_top/$rel" "$tmp/f" ;;
+		esac || return 1
+		put "$rel" "$tmp/f" || return 1
+	done
+	for g in $(series_files "$n"); do
+		case $g in
+		$TM_SERIES_DRV/*) ;;
+		doc/guides/mempool/turbomem.rst) ;;
+		*) [ -e "$tm_top/$g" ] || { echo "series: $g: not in the repository" >&2; return 1; }
+			put "$g" "$tm_top/$g" || return 1 ;;
+		esac
+	done
+	rel=doc/guides/mempool/turbomem.rst
+	if [ "$n" -ne 2 ] && [ "$n" -ne 5 ]; then
+		series_cut_guide "$n" "$tm_top/$rel" > "$tmp/f" && put "$rel" "$tmp/f" || return 1
+	fi
+	for rel in $(series_dpdk_edits "$n"); do
+		git -C "$src" show "$parent:$rel" > "$tmp/in" || return 1
+		series_edit "$n" "$rel" "$tmp/in" "$tmp/f" && put "$rel" "$tmp/f" || return 1
+	done
+	local tree msg
+	tree=$(git -C "$src" write-tree) || return 1
+	unset GIT_INDEX_FILE
+	msg=$(printf '%s\n\n%s\n\nSigned-off-by: %s\n' "$(series_subject "$n")" \
+		"$(series_body "$n" | sed 's/^\t//')" "$TM_SERIES_AUTHOR")
+	# Fixed dates: the same files make the same commits.
+	GIT_AUTHOR_NAME=$(series_name) GIT_AUTHOR_EMAIL=$(sed 's/.*<\(.*\)>.*/\1/' <<<"$TM_SERIES_AUTHOR") \
+	GIT_COMMITTER_NAME=$(series_name) GIT_COMMITTER_EMAIL=$(sed 's/.*<\(.*\)>.*/\1/' <<<"$TM_SERIES_AUTHOR") \
+	GIT_AUTHOR_DATE="2026-07-31T00:00:00Z" GIT_COMMITTER_DATE="2026-07-31T00:00:00Z" \
+		git -C "$src" commit-tree "$tree" -p "$parent" -m "$msg"
+	rm -rf "$tmp"
+}
+
+# series_build_commits SRC: the five commits on base; prints the last.
+series_build_commits() {
+	local src=$1 c n
+	c=$(git -C "$src" rev-parse base) || return 1
+	for n in 1 2 3 4 5; do
+		c=$(series_commit "$src" "$c" "$n") || { echo "series: patch $n failed" >&2; return 1; }
+	done
+	echo "$c"
+}
+
+# series_sizes DIR: files and added lines per patch.
+series_sizes() {
+	local p
+	printf '%-58s %5s %6s\n' patch files added
+	for p in "$1"/*.patch; do
+		printf '%-58s %5d %6d\n' "${p##*/}" "$(grep -c '^+++ b/' "$p")" \
+			"$(sed -n '/^---$/,$p' "$p" | grep -c '^+[^+]')"
+	done
+}
+
+# series_generate OUTDIR: the patch files; prints their directory.
+series_generate() {
+	local out tarball root src last
+	out=$(realpath -m "${1:-$tm_top/build-series}")
+	tarball=$(dpdk_tarball "$TM_SERIES_VERSION") || return 1
+	root=$(series_root "$tarball")
+	mkdir -p "$root" "$out"
+	(
+	flock 9
+	src=$(series_tree "$tarball") || exit 1
+	last=$(series_build_commits "$src") || exit 1
+	rm -rf "$out/patches"
+	git -C "$src" format-patch -q --no-signature -o "$out/patches" "base..$last" || exit 1
+	) 9> "$root/lock" || return 1
+	echo "$out/patches"
+}
+
+# --- the checks ------------------------------------------------------------
+
+# Findings per check, for the table: series_result NAME FINDINGS NOTE.
+series_result() {
+	printf '%-16s %8s  %s\n' "$1" "$2" "$3" >> "$work/results.txt"
+	log "series: $1: $2 ${3:+($3)}"
+	[ "$2" = 0 ] || [ "$2" = n/a ] || failed=$((failed + 1))
+}
+
+# The checkpatch.pl that deps.sh extracted from Debian's linux-source.
+series_checkpatch() {
+	local cp=${TM_CHECKPATCH:-$(dpdk_cache_dir)/checkpatch/scripts/checkpatch.pl}
+	[ -x "$cp" ] || { echo "series: no checkpatch.pl at $cp (scripts/deps.sh series)" >&2; return 1; }
+	echo "$cp"
+}
+
+# series_configure DIR SRC CC [OPTION...]: configure (once) a build of the
+# tree: the matrix's minimal driver and library set, dpdk-test, -Werror.
+series_configure() {
+	local b=$1 src=$2 cc=$3 opts
+	shift 3
+	[ -e "$b/build.ninja" ] && return 0
+	rm -rf "$b"
+	read -r -a opts <<<"$(_dpdk_options "$src" | tr '\n' ' ')"
+	CC=$cc PATH=/usr/bin:$PATH /usr/bin/python3 "$(command -v meson)" setup "$b" "$src" \
+		-Ddefault_library=shared "${opts[@]}" -Dwerror=true "$@" > "$b.setup.log" 2>&1 ||
+		{ tail -30 "$b.setup.log" >&2; rm -rf "$b"; return 1; }
+}
+
+series_ninja() { # DIR [TARGET...]
+	local b=$1
+	shift
+	PATH=/usr/bin:$PATH nice ninja -C "$b" "$@"
+}
+
+# series_autotest DIR NAME: a DPDK autotest of the tree's dpdk-test on
+# turbomem (in the tree's static build, no -d).
+series_autotest() {
+	local out rc=0
+	out=$(DPDK_TEST=$2 "$1/app/dpdk-test" --no-huge -m 512 --no-pci -l 0-1 \
+		--file-prefix="tm-series-$2-$$" --log-level='*turbomem:info' \
+		--mbuf-pool-ops-name=turbomem 2>&1) || rc=$?
+	printf '%s\n' "$out" | tail -5
+	[ $rc -eq 0 ] && grep -q 'Test OK' <<<"$out" && grep -q 'turbomem: pool ' <<<"$out"
+}
+
+series_check() {
+	local tarball root src out n c commits=() t0=$SECONDS t
+	work=$(realpath -m "${1:-$tm_top/build-series}")
+	failed=0
+	mkdir -p "$work/logs"
+	: > "$work/results.txt"
+	tarball=$(dpdk_tarball "$TM_SERIES_VERSION") || return 1
+	root=$(series_root "$tarball")
+	series_generate "$work" >/dev/null || { series_result generate 1 "no series"; return 1; }
+	series_sizes "$work/patches" | tee "$work/sizes.txt"
+	exec 9> "$root/lock"
+	flock 9
+	src=$root/src
+	# git am of the whole series on the release.
+	(cd "$src" && git am --abort >/dev/null 2>&1; git checkout -q -f --detach base &&
+		git clean -qfd -e /build && git -c user.name=tm -c user.email=tm@localhost \
+		am -q "$work"/patches/*.patch) > "$work/logs/am.log" 2>&1
+	series_result "git am" $? "$(ls "$work"/patches/*.patch | wc -l) patches on v$TM_SERIES_VERSION"
+	mapfile -t commits < <(git -C "$src" rev-list --reverse base..HEAD)
+	[ ${#commits[@]} -eq 5 ] || { series_result "git am" 1 "${#commits[@]} commits applied"; return 1; }
+
+	# Each patch built with gcc; mempool_autotest after the pool patch.
+	series_configure "$root/build-gcc" "$src" gcc -Dcheck_includes=true ||
+		{ series_result build-gcc 1 "configure failed"; return 1; }
+	local bad=0
+	for n in 1 2 3 4 5; do
+		c=${commits[$((n - 1))]}
+		git -C "$src" checkout -q "$c"
+		t=$SECONDS
+		if series_ninja "$root/build-gcc" > "$work/logs/gcc-$n.log" 2>&1; then
+			log "series: patch $n built with gcc in $((SECONDS - t)) s"
+		else
+			bad=$((bad + 1))
+			grep -E -A5 'error|FAILED' "$work/logs/gcc-$n.log" | head -30 >&2
+		fi
+		if [ "$n" = 2 ]; then
+			series_autotest "$root/build-gcc" mempool_autotest > "$work/logs/pool-mempool.log" 2>&1
+			series_result "patch 2 test" $? "mempool_autotest on turbomem"
+		fi
+	done
+	series_result "build gcc" $bad "patches that fail ninja, -Dwerror=true"
+	grep -h 'turbomem' "$work"/logs/gcc-*.log | grep -c 'warning' > "$work/logs/gcc-warnings" || true
+	# check_includes: the public header alone in C and C++.
+	n=$(grep -c 'chkincs.*rte_pmd_turbomem' "$root/build-gcc/build.ninja" || true)
+	[ "$n" -ge 2 ] && series_result check_includes 0 "rte_pmd_turbomem.h alone in C and C++ ($n objects)" ||
+		series_result check_includes 1 "rte_pmd_turbomem.h not in buildtools/chkincs ($n objects)"
+
+	series_configure "$root/build-clang" "$src" clang ||
+		{ series_result build-clang 1 "configure failed"; return 1; }
+	series_ninja "$root/build-clang" > "$work/logs/clang.log" 2>&1
+	series_result "build clang" $? "last patch, -Dwerror=true"
+
+	# Tests of the whole series.
+	(cd "$root/build-gcc" && PATH=/usr/bin:$PATH meson test -q --suite fast-tests \
+		turbomem_autotest --print-errorlogs) > "$work/logs/fast-tests.log" 2>&1
+	rc=$?
+	grep -q 'Ok: *1' "$work/logs/fast-tests.log" || rc=1
+	series_result fast-tests $rc "meson test --suite fast-tests turbomem_autotest"
+	for t in mempool_autotest mbuf_autotest; do
+		series_autotest "$root/build-gcc" $t > "$work/logs/$t.log" 2>&1
+		series_result "$t" $? "--mbuf-pool-ops-name=turbomem"
+	done
+
+	# DPDK's tools.
+	series_tools "$src" "$work"
+	series_docs "$src" "$root" "$work"
+	git -C "$src" checkout -q base
+	echo
+	echo "turbomem series on DPDK $TM_SERIES_VERSION ($(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $((SECONDS - t0)) s; logs in $work/logs)"
+	cat "$work/sizes.txt"
+	printf '%-16s %8s  %s\n' check findings note
+	cat "$work/results.txt"
+	echo "failed: $failed"
+	[ $failed -eq 0 ]
+}
+
+# series_tools SRC WORK: devtools on the applied series (HEAD).
+series_tools() {
+	local src=$1 work=$2 cp out n
+	cd "$src" || return 1
+	if cp=$(series_checkpatch); then
+		out=$(DPDK_CHECKPATCH_PATH=$cp DPDK_CHECKPATCH_CODESPELL=/usr/share/codespell/dictionary.txt \
+			devtools/checkpatches.sh "$work"/patches/*.patch 2>&1)
+		printf '%s\n' "$out" > "$work/logs/checkpatches.log"
+		n=$(grep -cE '^(WARNING|ERROR|CHECK):' <<<"$out" || true)
+		grep -q 'valid patch' <<<"$out" && ! grep -q 'Invalid patch' <<<"$out" || n=$((n > 0 ? n : 1))
+		series_result checkpatches "$n" "$(grep -E '[0-9]+/[0-9]+ valid patch' <<<"$out" | head -1)"
+	else
+		series_result checkpatches 1 "no checkpatch.pl"
+	fi
+	out=$(devtools/check-git-log.sh -r base..HEAD 2>&1)
+	printf '%s\n' "$out" > "$work/logs/check-git-log.log"
+	n=$(grep -c $'^\t' <<<"$out" || true)
+	grep -q 'valid patch' <<<"$out" && ! grep -q 'Invalid' <<<"$out" || n=$((n > 0 ? n : 1))
+	series_result check-git-log "$n" "$(tail -1 <<<"$out")"
+	out=$(python3 devtools/check-meson.py 2>&1 | grep -E 'turbomem|app/test/meson.build|drivers/mempool/meson.build')
+	printf '%s\n' "$out" > "$work/logs/check-meson.log"
+	series_result check-meson "$(grep -c . <<<"$out" || true)" "findings in the files of the series"
+	out=$(devtools/check-spdx-tag.sh 2>&1)
+	printf '%s\n' "$out" > "$work/logs/check-spdx-tag.log"
+	n=$(grep -cE 'turbomem' <<<"$out" || true)
+	series_result check-spdx-tag "$n" "files of the series named (tree total: $(grep -c . <<<"$out"))"
+	out=$(devtools/check-doc-vs-code.sh 2>&1)
+	printf '%s\n' "$out" > "$work/logs/check-doc-vs-code.log"
+	series_result check-doc-vs-code "$(grep -c . <<<"$out" || true)" "compares the flow tables of net drivers' guides with code"
+	series_cocci "$src" "$work"
+	cd "$tm_top" || return 1
+}
+
+# cocci.sh over the files of the series: each semantic patch of
+# devtools/cocci/ (as cocci.sh runs them) on drivers/mempool/turbomem and
+# the test; a finding is a diff.
+series_cocci() {
+	local src=$1 work=$2 c n=0 out
+	command -v spatch >/dev/null || { series_result cocci.sh 1 "spatch not found (scripts/deps.sh series)"; return; }
+	: > "$work/logs/cocci.log"
+	for c in devtools/cocci/*.cocci; do
+		out=$(spatch --sp-file "$c" --very-quiet --include-headers \
+			--dir drivers/mempool/turbomem app/test/test_mempool_turbomem.c 2>/dev/null)
+		[ -z "$out" ] && continue
+		printf '=== %s\n%s\n' "$c" "$out" >> "$work/logs/cocci.log"
+		n=$((n + 1))
+	done
+	series_result cocci.sh "$n" "semantic patches of devtools/cocci that change a file of the series"
+}
+
+# series_docs SRC ROOT WORK: the guides built by DPDK's doc build
+# (-Denable_docs=true, sphinx); warnings naming the new guide or its index
+# and release-note entries. Cached by the hash of doc/.
+series_docs() {
+	local src=$1 root=$2 work=$3 b=$2/build-doc key n
+	[ "${TM_SERIES_DOCS:-1}" = 0 ] && { series_result docs n/a "TM_SERIES_DOCS=0"; return; }
+	key=$(git -C "$src" rev-parse HEAD:doc)
+	if [ ! -e "$b/doc-ok-$key" ]; then
+		if [ ! -e "$b/build.ninja" ]; then
+			rm -rf "$b"
+			PATH=/usr/bin:$PATH /usr/bin/python3 "$(command -v meson)" setup "$b" "$src" \
+				-Denable_docs=true -Denable_drivers=mempool/ring \
+				-Ddisable_libs='*' -Denable_apps= -Dtests=false > "$b.setup.log" 2>&1 ||
+				{ tail -20 "$b.setup.log" >&2; series_result docs 1 "configure failed"; return; }
+		fi
+		rm -f "$b"/doc-ok-*
+		series_ninja "$b" doc/guides/html > "$work/logs/docs.log" 2>&1
+		[ $? -eq 0 ] && touch "$b/doc-ok-$key"
+		cp "$work/logs/docs.log" "$b/doc-log-$key"
+	else
+		cp "$b/doc-log-$key" "$work/logs/docs.log"
+	fi
+	n=$(grep -ciE '(turbomem|mempool/index|release_26_07).*(warning|error)' "$work/logs/docs.log" || true)
+	[ -e "$b/doc-ok-$key" ] || n=$((n > 0 ? n : 1))
+	series_result docs "$n" "sphinx warnings naming the guide, its index or the release notes"
+}
+
+# Sourced: the functions only.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
+
+set -uo pipefail
+find_meson
+case ${1:-} in
+generate)
+	d=$(series_generate "${2:-}") || die "no series"
+	log "series in $d"
+	series_sizes "$d" ;;
+check)
+	series_check "${2:-}" ;;
+*)
+	die "usage: series.sh generate|check [DIR]" ;;
+esac
