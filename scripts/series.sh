@@ -57,7 +57,7 @@ TM_SERIES_DRV=drivers/mempool/turbomem
 series_files() {
 	case $1 in
 	1) echo "$TM_SERIES_DRV/meson.build doc/guides/mempool/turbomem.rst" ;;
-	3) echo "$TM_SERIES_DRV/turbomem_stats.c $TM_SERIES_DRV/turbomem_telemetry.c" ;;
+	3) echo "$TM_SERIES_DRV/turbomem_stats_report.c $TM_SERIES_DRV/turbomem_telemetry.c" ;;
 	4) echo "$TM_SERIES_DRV/turbomem_track*.c $TM_SERIES_DRV/turbomem_track.h" ;;
 	5) echo "app/test/test_mempool_turbomem.c" ;;
 	esac
