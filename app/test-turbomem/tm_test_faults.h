@@ -48,7 +48,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
-#ifdef TM_HAVE_LIBNUMA
+#ifdef RTE_HAS_LIBNUMA
 #include <numa.h>
 #include <numaif.h>
 #endif
@@ -186,7 +186,7 @@ tm_fault_iova_mode(void)
 	return tm_fault("iova_pa") ? RTE_IOVA_PA : rte_eal_iova_mode();
 }
 
-#ifdef TM_HAVE_LIBNUMA
+#ifdef RTE_HAS_LIBNUMA
 static inline int
 tm_fault_numa_available(void)
 {

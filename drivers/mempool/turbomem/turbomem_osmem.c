@@ -13,7 +13,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#ifdef TM_HAVE_LIBNUMA
+#ifdef RTE_HAS_LIBNUMA
 #include <numa.h>
 #include <numaif.h>
 #endif
@@ -187,7 +187,7 @@ tm_os_collapse_resident(void *va, size_t len, size_t *collapsed)
 int
 tm_os_numa_state(void)
 {
-#ifdef TM_HAVE_LIBNUMA
+#ifdef RTE_HAS_LIBNUMA
 	if (numa_available() < 0)
 		return -ENODEV;
 	return 0;
@@ -196,7 +196,7 @@ tm_os_numa_state(void)
 #endif
 }
 
-#ifdef TM_HAVE_LIBNUMA
+#ifdef RTE_HAS_LIBNUMA
 /* mbind(2) of [va, va + len) with policy mode and a mask of node alone. */
 static int
 tm_os_mbind(void *va, size_t len, int node, int mode, unsigned int flags)
@@ -217,7 +217,7 @@ tm_os_mbind(void *va, size_t len, int node, int mode, unsigned int flags)
 int
 tm_os_bind(void *va, size_t len, int node, bool strict)
 {
-#ifdef TM_HAVE_LIBNUMA
+#ifdef RTE_HAS_LIBNUMA
 	return tm_os_mbind(va, len, node, strict ? MPOL_BIND : MPOL_PREFERRED,
 			0);
 #else
@@ -232,7 +232,7 @@ tm_os_bind(void *va, size_t len, int node, bool strict)
 int
 tm_os_place(const void *va, size_t len, int node)
 {
-#ifdef TM_HAVE_LIBNUMA
+#ifdef RTE_HAS_LIBNUMA
 	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t s = (uintptr_t)va & ~(pg - 1);
 	uintptr_t e = ((uintptr_t)va + len + pg - 1) & ~(pg - 1);
@@ -253,7 +253,7 @@ tm_os_place(const void *va, size_t len, int node)
 int
 tm_os_node_of(const void *va)
 {
-#ifdef TM_HAVE_LIBNUMA
+#ifdef RTE_HAS_LIBNUMA
 	int node = -1;
 
 	if (get_mempolicy(&node, NULL, 0, (void *)(uintptr_t)va,
