@@ -38,13 +38,16 @@
 
 #include "turbomem_private.h"
 
-/* debug_state when its allocation failed: checks off for this pool. */
-#define TM_DEBUG_NO_STATE ((RTE_ATOMIC(uint8_t) *)(uintptr_t)1)
+/* One state byte per object (a typedef: RTE_ATOMIC() then a pointer). */
+typedef RTE_ATOMIC(uint8_t) tm_debug_byte;
 
-static inline RTE_ATOMIC(uint8_t) *
+/* debug_state when its allocation failed: checks off for this pool. */
+#define TM_DEBUG_NO_STATE ((tm_debug_byte *)(uintptr_t)1)
+
+static inline tm_debug_byte *
 tm_debug_state(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
-	RTE_ATOMIC(uint8_t) *s, *expect = NULL;
+	tm_debug_byte *s, *expect = NULL;
 
 	/* Acquire pairs with the release of the winning CAS below. */
 	s = rte_atomic_load_explicit(&tp->debug_state,
@@ -83,7 +86,7 @@ tm_debug_check(struct rte_mempool *mp, void * const *objs, unsigned int n,
 		bool put)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-	RTE_ATOMIC(uint8_t) *state = tm_debug_state(mp, tp);
+	tm_debug_byte *state = tm_debug_state(mp, tp);
 	unsigned int i;
 	int64_t idx;
 	uint8_t was;
@@ -127,7 +130,7 @@ tm_debug_check(struct rte_mempool *mp, void * const *objs, unsigned int n,
 } while (0)
 /* Relaxed: free runs after every user of the pool has stopped. */
 #define TM_DEBUG_FREE(tp) do { \
-	RTE_ATOMIC(uint8_t) *s_ = rte_atomic_load_explicit(&(tp)->debug_state, \
+	tm_debug_byte *s_ = rte_atomic_load_explicit(&(tp)->debug_state, \
 			rte_memory_order_relaxed); \
 	if (s_ != TM_DEBUG_NO_STATE) \
 		rte_free((void *)(uintptr_t)s_); \

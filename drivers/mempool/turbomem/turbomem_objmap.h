@@ -219,7 +219,7 @@ tm_chunk_obj(const struct tm_objmap *m, const struct tm_chunk *c, uint32_t i)
 static inline uint32_t
 tm_objmap_div(const struct tm_objmap *m, uint64_t x)
 {
-	return (uint32_t)(((unsigned __int128)x * m->div_magic) >> 64);
+	return (uint32_t)(((__uint128_t)x * m->div_magic) >> 64);
 }
 
 static inline uint32_t
@@ -271,7 +271,7 @@ tm_objmap_to_idx_one(const void *ctx, const void *obj)
 }
 
 /* The block table's entry of object pointer o. */
-static inline const struct tm_objmap_blk *
+static inline struct tm_objmap_blk const *
 tm_objmap_blk_of(const struct tm_objmap *m, uintptr_t o)
 {
 	return (const struct tm_objmap_blk *)(m->blk_at +

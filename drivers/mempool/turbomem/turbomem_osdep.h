@@ -29,7 +29,7 @@
 #include <rte_version.h>
 
 #if defined(__has_include)
-#if __has_include(<eal_export.h>)
+#if __has_include("eal_export.h")
 #include <eal_export.h>
 #endif
 #endif
@@ -47,7 +47,7 @@
 		RTE_FMT_TAIL(__VA_ARGS__ ,)))
 #endif
 
-#if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
+#if RTE_VERSION_NUM(23, 3, 0, 0) > RTE_VERSION
 #define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
 #endif
 

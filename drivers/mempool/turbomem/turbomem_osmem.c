@@ -18,6 +18,8 @@
 #include <numaif.h>
 #endif
 
+#include <rte_string_fns.h>
+
 #include "turbomem_osmem.h"
 
 /* Tries of MADV_COLLAPSE on one 2 MB range that fails with EAGAIN. */
@@ -52,7 +54,7 @@ tm_thp_mode(const char *path, char *mode, size_t sz)
 		r = l != NULL ? strchr(l, ']') : NULL;
 		if (r != NULL) {
 			*r = '\0';
-			snprintf(mode, sz, "%s", l + 1);
+			strlcpy(mode, l + 1, sz);
 		}
 	}
 	fclose(f);
