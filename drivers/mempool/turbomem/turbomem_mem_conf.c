@@ -17,6 +17,7 @@
 
 #include <rte_common.h>
 #include <rte_mempool.h>
+#include <rte_string_fns.h>
 
 #include "turbomem_private.h"
 
@@ -65,7 +66,7 @@ tm_env_read(void)
 
 	if (s == NULL)
 		return;
-	snprintf(buf, sizeof(buf), "%s", s);
+	strlcpy(buf, s, sizeof(buf));
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		val = strchr(tok, '=');

@@ -22,6 +22,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
+#include <rte_string_fns.h>
 
 #include "turbomem_track.h"
 
@@ -196,8 +197,8 @@ tm_track_alloc(struct rte_mempool *mp, struct turbomem_pool *tp)
 	rte_atomic_store_explicit(&t->low_water, UINT32_MAX,
 			rte_memory_order_relaxed);
 	/* Release: the zeroed records are visible to whoever loads t. */
-	if (!rte_atomic_compare_exchange_strong_explicit(&tp->track, &expect, t, rte_memory_order_release,
-			rte_memory_order_acquire))
+	if (!rte_atomic_compare_exchange_strong_explicit(&tp->track, &expect, t,
+			rte_memory_order_release, rte_memory_order_acquire))
 		rte_free(t);
 	else
 		turbomem_bytes_add(tp, (int64_t)size);
@@ -520,8 +521,8 @@ tm_track_log_crossing(struct rte_mempool *mp, struct turbomem_pool *tp,
 	for (i = 0; i < r->nb_holders && i < 4 && off < sizeof(line); i++) {
 		const struct rte_pmd_turbomem_holder *h = &r->holders[i];
 
-		off += snprintf(line + off, sizeof(line) - off, "%s",
-			i == 0 ? "" : "; ");
+		off += strlcpy(line + off, i == 0 ? "" : "; ",
+				sizeof(line) - off);
 		if (off >= sizeof(line))
 			break;
 		off += turbomem_track_holder_name(line + off,
