@@ -206,21 +206,32 @@ _dpdk_options() {
 }
 
 # _dpdk_sync_driver DST: copy the driver's sources into DST, touching only
-# the files that differ (ninja then recompiles only what changed).
+# the files that differ (ninja then recompiles only what changed). A tree
+# older than DPDK 25.07 (no eal_export.h) gets the compatibility header
+# and version.map of compat/ too, the header given to every file
+# (-include), as the out-of-tree build does.
 _dpdk_sync_driver() {
-	local dst=$1 f src=$tm_top/drivers/mempool/turbomem
+	local dst=$1 f src=$tm_top/drivers/mempool/turbomem tmp
+	tmp=$(mktemp -d)
+	cp "$src"/* "$tmp/"
+	if [ ! -e "${dst%/drivers/mempool/turbomem}/lib/eal/common/eal_export.h" ]; then
+		cp "$tm_top"/compat/* "$tmp/"
+		printf '%s\n' "" "# compat/eal_export.h (scripts/dpdk.sh): a DPDK older than 25.07." \
+			"cflags += ['-include', meson.current_source_dir() / 'eal_export.h']" >> "$tmp/meson.build"
+	fi
 	mkdir -p "$dst"
 	for f in "$dst"/*; do
 		[ -e "$f" ] || continue
-		[ -e "$src/${f##*/}" ] || rm -f "$f"
+		[ -e "$tmp/${f##*/}" ] || rm -f "$f"
 	done
-	for f in "$src"/*; do
+	for f in "$tmp"/*; do
 		cmp -s "$f" "$dst/${f##*/}" || cp "$f" "$dst/${f##*/}"
 	done
+	rm -rf "$tmp"
 }
 
 dpdk_driver_sha() {
-	(cd "$tm_top/drivers/mempool/turbomem" && cat -- * | sha256sum | cut -c1-12)
+	(cd "$tm_top" && cat -- drivers/mempool/turbomem/* compat/* | sha256sum | cut -c1-12)
 }
 
 # dpdk_libdir PREFIX: the directory of the shared libraries (and pkgconfig),
@@ -515,7 +526,7 @@ exports_check() {
 	[ "$got" = "$want" ] || { echo "FAIL: exported turbomem symbols differ from the markers"; return 1; }
 	if [ "${2:-}" != intree ]; then
 		map=$(sed -n 's/^[[:space:]]*\(rte_pmd_turbomem_[a-z0-9_]*\);.*/\1/p' \
-			"$tm_top/drivers/mempool/turbomem/version.map" | sort)
+			"$tm_top/compat/version.map" | sort)
 		[ "$map" = "$want" ] || { echo "FAIL: version.map lists: $(echo $map)"; return 1; }
 		echo "version.map lists the same names"
 	fi

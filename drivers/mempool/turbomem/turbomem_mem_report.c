@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <eal_export.h>
 #include <rte_common.h>
 #include <rte_memory.h>
 #include <rte_mempool.h>

@@ -12,7 +12,6 @@
 #include <rte_mempool.h>
 
 #include "rte_pmd_turbomem.h"
-#include "turbomem_osdep.h"
 #include "tm_atomic.h"
 #include "tm_lifo.h"
 #include "turbomem_mem.h"

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <eal_export.h>
 #include <rte_common.h>
 #include <rte_mempool.h>
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <eal_export.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
