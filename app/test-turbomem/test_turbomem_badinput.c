@@ -490,7 +490,7 @@ test_debug_death(void)
 
 	for (i = 0; i < tm_test_argc; i++)
 		debug_plugin |= strcmp(tm_test_argv[i], "--debug-plugin") == 0;
-#ifdef TM_DEBUG_CHECKS
+#ifdef RTE_ENABLE_ASSERT
 	debug_plugin = true;
 #endif
 	if (!debug_plugin)

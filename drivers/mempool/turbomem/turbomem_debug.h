@@ -7,8 +7,9 @@
 
 /**
  * @file
- * Debug checks of the put/get contract (DPDK glue layer), compiled in with
- * -DTM_DEBUG_CHECKS (meson -Ddebug_checks=true), empty otherwise.
+ * Debug checks of the put/get contract (DPDK glue layer): assertions of
+ * the caller's side, compiled in where DPDK's are (RTE_ENABLE_ASSERT; out
+ * of tree, meson -Ddebug_checks=true), empty otherwise.
  *
  * The put path cannot return an error (the library ignores it), and a bad
  * put corrupts the free list silently, so a debug build stops loudly at the
@@ -27,7 +28,7 @@
  * when the cache flushes both copies.
  */
 
-#ifdef TM_DEBUG_CHECKS
+#ifdef RTE_ENABLE_ASSERT
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -142,6 +143,6 @@ tm_debug_check(struct rte_mempool *mp, void * const *objs, unsigned int n,
 #define TM_DEBUG_GET(mp, objs, n, ret) do { } while (0)
 #define TM_DEBUG_FREE(tp) do { } while (0)
 
-#endif /* TM_DEBUG_CHECKS */
+#endif /* RTE_ENABLE_ASSERT */
 
 #endif /* TURBOMEM_DEBUG_H */
