@@ -103,8 +103,9 @@ turbomem_mem_report_log(const struct rte_mempool *mp)
 
 	if (rte_log_can_log(turbomem_logtype, RTE_LOG_INFO) &&
 			tm_mem_info(mp, &info) == 0)
-		TM_LOG(INFO,
-			"pool %s: %" PRIu64 " kB, %" PRIu64 " kB (%" PRIu64 "%%) in 2 MB pages per smaps, backing %s, page %" PRIu64 " kB, node %d%s%s",
+		TM_LOG(INFO, "pool %s: %" PRIu64 " kB, %" PRIu64 " kB (%" PRIu64
+			"%%) in 2 MB pages per smaps, backing %s, page %" PRIu64
+			" kB, node %d%s%s",
 			mp->name, info.bytes >> 10, info.huge_bytes >> 10,
 			info.bytes ? info.huge_bytes * 100 / info.bytes : 0,
 			tm_backing_name(info.backing),
