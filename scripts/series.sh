@@ -560,14 +560,17 @@ series_cocci() {
 	local src=$1 work=$2 c n=0 out
 	command -v spatch >/dev/null || { series_result cocci.sh 1 "spatch not found (scripts/deps.sh series)"; return; }
 	: > "$work/logs/cocci.log"
-	for c in devtools/cocci/*.cocci; do
-		out=$(spatch --sp-file "$c" --very-quiet --include-headers \
-			--dir drivers/mempool/turbomem app/test/test_mempool_turbomem.c 2>/dev/null)
-		[ -z "$out" ] && continue
-		printf '=== %s\n%s\n' "$c" "$out" >> "$work/logs/cocci.log"
-		n=$((n + 1))
+	for c in "$src"/devtools/cocci/*.cocci; do
+		for t in drivers/mempool/turbomem app/test/test_mempool_turbomem.c; do
+			out=$(cd "$src" && nice spatch --sp-file "$c" -c --linux-spacing --very-quiet \
+				--include-headers --preprocess --dir "$t" 2>&1) ||
+				out="spatch failed: $out"$'\n@@'
+			[ -z "$out" ] && continue
+			printf '=== %s on %s\n%s\n' "${c#"$src"/}" "$t" "$out" >> "$work/logs/cocci.log"
+			n=$((n + $(grep -c '^@@' <<<"$out")))
+		done
 	done
-	series_result cocci.sh "$n" "semantic patches of devtools/cocci that change a file of the series"
+	series_result cocci.sh "$n" "hunks that devtools/cocci/*.cocci would change (cocci.sh's spatch options)"
 }
 
 # series_docs SRC ROOT WORK: the guides built by DPDK's doc build
@@ -582,7 +585,7 @@ series_docs() {
 			rm -rf "$b"
 			PATH=/usr/bin:$PATH /usr/bin/python3 "$(command -v meson)" setup "$b" "$src" \
 				-Denable_docs=true -Denable_drivers=mempool/ring \
-				-Ddisable_libs='*' -Denable_apps= -Dtests=false > "$b.setup.log" 2>&1 ||
+				-Ddisable_libs='*' -Ddisable_apps='*' -Dtests=false > "$b.setup.log" 2>&1 ||
 				{ tail -20 "$b.setup.log" >&2; series_result docs 1 "configure failed"; return; }
 		fi
 		rm -f "$b"/doc-ok-*
@@ -594,7 +597,10 @@ series_docs() {
 	fi
 	n=$(grep -ciE '(turbomem|mempool/index|release_26_07).*(warning|error)' "$work/logs/docs.log" || true)
 	[ -e "$b/doc-ok-$key" ] || n=$((n > 0 ? n : 1))
-	series_result docs "$n" "sphinx warnings naming the guide, its index or the release notes"
+	# The guide shows up in the mempool index page.
+	grep -q 'href="turbomem.html"' "$b/doc/guides/html/mempool/index.html" 2>/dev/null ||
+		{ echo "turbomem.html not linked from mempool/index.html" >> "$work/logs/docs.log"; n=$((n + 1)); }
+	series_result docs "$n" "sphinx warnings naming the guide, its index or the release notes; guide in the index"
 }
 
 # Sourced: the functions only.
