@@ -509,7 +509,7 @@ turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	return n;
 }
 
-static struct rte_mempool_ops turbomem_ops = {
+static const struct rte_mempool_ops turbomem_ops = {
 	.name = TURBOMEM_OPS_NAME,
 	.alloc = turbomem_alloc,
 	.free = turbomem_free,
