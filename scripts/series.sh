@@ -450,6 +450,7 @@ series_check() {
 	failed=0
 	mkdir -p "$work/logs"
 	: > "$work/results.txt"
+	: > "$work/logs/tools-per-patch.log"
 	tarball=$(dpdk_tarball "$TM_SERIES_VERSION") || return 1
 	root=$(series_root "$tarball")
 	series_generate "$work" >/dev/null || { series_result generate 1 "no series"; return 1; }
@@ -479,12 +480,16 @@ series_check() {
 			bad=$((bad + 1))
 			grep -E -A5 'error|FAILED' "$work/logs/gcc-$n.log" | head -30 >&2
 		fi
+		# The guide's tools of no build, per patch.
+		series_tools_patch "$src" "$n" >> "$work/logs/tools-per-patch.log" 2>&1
 		if [ "$n" = 2 ]; then
 			series_autotest "$root/build-gcc" mempool_autotest > "$work/logs/pool-mempool.log" 2>&1
 			series_result "patch 2 test" $? "mempool_autotest on turbomem"
 		fi
 	done
 	series_result "build gcc" $bad "patches that fail ninja, -Dwerror=true"
+	series_result "tools per patch" "$(grep -c '^finding' "$work/logs/tools-per-patch.log")" \
+		"check-meson.py, check-spdx-tag.sh, check-doc-vs-code.sh on each patch"
 	grep -h 'turbomem' "$work"/logs/gcc-*.log | grep -c 'warning' > "$work/logs/gcc-warnings" || true
 	# check_includes: the public header alone in C and C++.
 	local objc objcpp
@@ -523,6 +528,19 @@ series_check() {
 	cat "$work/results.txt"
 	echo "failed: $failed"
 	[ $failed -eq 0 ]
+}
+
+# series_tools_patch SRC N: check-meson.py, check-spdx-tag.sh and
+# check-doc-vs-code.sh on the tree at patch N; "finding" lines.
+series_tools_patch() {
+	local src=$1 n=$2
+	(
+	cd "$src" || exit 1
+	python3 devtools/check-meson.py 2>&1 |
+		grep -E 'turbomem|app/test/meson.build|drivers/mempool/meson.build' | sed "s/^/finding patch $n check-meson: /"
+	devtools/check-spdx-tag.sh 2>&1 | grep -i turbomem | sed "s/^/finding patch $n spdx: /"
+	devtools/check-doc-vs-code.sh 2>&1 | sed "s/^/finding patch $n doc-vs-code: /"
+	)
 }
 
 # series_tools SRC WORK: devtools on the applied series (HEAD).
