@@ -11,9 +11,6 @@
  * when alloc failed or never ran.
  */
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* dladdr */
-#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
