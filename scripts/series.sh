@@ -489,7 +489,7 @@ series_check() {
 	done
 	series_result "build gcc" $bad "patches that fail ninja, -Dwerror=true"
 	series_result "tools per patch" "$(grep -c '^finding' "$work/logs/tools-per-patch.log")" \
-		"check-meson.py, check-spdx-tag.sh, check-doc-vs-code.sh on each patch"
+		"check-meson.py, check-spdx-tag.sh, check-doc-vs-code.sh, the guide's references, each patch"
 	grep -h 'turbomem' "$work"/logs/gcc-*.log | grep -c 'warning' > "$work/logs/gcc-warnings" || true
 	# check_includes: the public header alone in C and C++.
 	local objc objcpp
@@ -540,6 +540,24 @@ series_tools_patch() {
 		grep -E 'turbomem|app/test/meson.build|drivers/mempool/meson.build' | sed "s/^/finding patch $n check-meson: /"
 	devtools/check-spdx-tag.sh 2>&1 | grep -i turbomem | sed "s/^/finding patch $n spdx: /"
 	devtools/check-doc-vs-code.sh 2>&1 | sed "s/^/finding patch $n doc-vs-code: /"
+	# The guide as this patch has it: every `Section`_ names a section
+	# of it (the docs build runs on the last patch only).
+	[ -e doc/guides/mempool/turbomem.rst ] && awk '
+		{ l[NR] = $0 }
+		END {
+			for (i = 1; i < NR; i++)
+				if (l[i + 1] ~ /^[-=~^]+$/ && length(l[i + 1]) == length(l[i]))
+					title[l[i]] = 1
+			for (i = 1; i <= NR; i++) {
+				s = l[i]
+				while (match(s, /`[^`<]+`_/)) {
+					t = substr(s, RSTART + 1, RLENGTH - 3)
+					if (!(t in title))
+						print "finding patch '"$n"' guide: line " i ": `" t "`_ names no section"
+					s = substr(s, RSTART + RLENGTH)
+				}
+			}
+		}' doc/guides/mempool/turbomem.rst
 	)
 }
 
