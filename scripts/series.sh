@@ -16,7 +16,7 @@
 #     counters; held-object tracking's hooks are inert
 #     (scripts/series/turbomem_track.h) until patch 4
 #   3 statistics and telemetry
-#   4 held-object tracking
+#   4 held-object tracking (with the guide's example report it includes)
 #   5 the autotest in app/test (REGISTER_FAST_TEST)
 #   A driver file goes to the patch whose glob (series_files) names it first;
 #   every other file of drivers/mempool/turbomem goes to patch 2, so a new
@@ -58,7 +58,7 @@ series_files() {
 	case $1 in
 	1) echo "$TM_SERIES_DRV/meson.build doc/guides/mempool/turbomem.rst" ;;
 	3) echo "$TM_SERIES_DRV/turbomem_stats_report.c $TM_SERIES_DRV/turbomem_telemetry.c" ;;
-	4) echo "$TM_SERIES_DRV/turbomem_track*.c $TM_SERIES_DRV/turbomem_track.h" ;;
+	4) echo "$TM_SERIES_DRV/turbomem_track*.c $TM_SERIES_DRV/turbomem_track.h doc/guides/mempool/turbomem_held_example.txt" ;;
 	5) echo "app/test/test_mempool_turbomem.c" ;;
 	esac
 }
