@@ -31,8 +31,6 @@
 #include "turbomem_debug.h"
 #include "turbomem_track.h"
 
-RTE_LOG_REGISTER_DEFAULT(turbomem_logtype, NOTICE);
-
 /* The public limit holds for either group size of the core. */
 _Static_assert(RTE_PMD_TURBOMEM_MAX_OBJS <= TM_LIFO_MAX_CAPACITY,
 	"the core cannot index that many objects");
