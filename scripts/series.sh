@@ -11,7 +11,7 @@
 #   Writes OUTDIR/patches/000N-*.patch and prints, per patch, its files and
 #   added lines. The series, split by feature as new_driver.rst orders it:
 #   1 skeleton: meson entry, MAINTAINERS, .mailmap, the guide and its index
-#     entry, the release notes; the driver's meson.build, with no source
+#     entry, the release notes; the driver's meson.build and its log type
 #   2 the pool: core (tm_*), ops, pool memory (THP, NUMA), the fast-path
 #     counters; held-object tracking's hooks are inert
 #     (scripts/series/turbomem_track.h) until patch 4
@@ -56,7 +56,7 @@ TM_SERIES_DRV=drivers/mempool/turbomem
 # of driver files, relative to the repository root, first match wins).
 series_files() {
 	case $1 in
-	1) echo "$TM_SERIES_DRV/meson.build doc/guides/mempool/turbomem.rst" ;;
+	1) echo "$TM_SERIES_DRV/meson.build $TM_SERIES_DRV/turbomem_logs.c doc/guides/mempool/turbomem.rst" ;;
 	3) echo "$TM_SERIES_DRV/turbomem_stats_report.c $TM_SERIES_DRV/turbomem_telemetry.c" ;;
 	4) echo "$TM_SERIES_DRV/turbomem_track*.c $TM_SERIES_DRV/turbomem_track.h doc/guides/mempool/turbomem_held_example.txt" ;;
 	5) echo "app/test/test_mempool_turbomem.c" ;;
@@ -434,10 +434,11 @@ series_ninja() { # DIR [TARGET...]
 }
 
 # series_autotest DIR NAME: a DPDK autotest of the tree's dpdk-test on
-# turbomem (in the tree's static build, no -d).
+# turbomem; the build's drivers loaded with -d, as DPDK's meson test does
+# for a shared build.
 series_autotest() {
 	local out rc=0
-	out=$(DPDK_TEST=$2 "$1/app/dpdk-test" --no-huge -m 512 --no-pci -l 0-1 \
+	out=$(DPDK_TEST=$2 "$1/app/dpdk-test" --no-huge -m 512 --no-pci -l 0-1 -d "$1/drivers" \
 		--file-prefix="tm-series-$2-$$" --log-level='*turbomem:info' \
 		--mbuf-pool-ops-name=turbomem 2>&1) || rc=$?
 	printf '%s\n' "$out" | tail -5
