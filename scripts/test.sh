@@ -47,9 +47,11 @@
 #          tree and in tree: fast suite, DPDK's mempool_autotest and
 #          mbuf_autotest on turbomem, testpmd forwarding checked through
 #          telemetry, exports (nm -D), the public API from the installed
-#          26.07 prefix, -Denable_stdatomic=true, and 26.07's
-#          forbidden-token rules over the driver; prints a table
-#          (scripts/dpdk.sh matrix, DPDK builds cached in ~/.cache/turbomem)
+#          26.07 prefix, -Denable_stdatomic=true, 26.07's
+#          forbidden-token rules over the driver, and the series cell: the
+#          driver as a patch series on 26.07 with DPDK's own checks
+#          (scripts/series.sh check); prints a table (scripts/dpdk.sh
+#          matrix, DPDK builds cached in ~/.cache/turbomem)
 #   numa   NUMA placement on two nodes: one guest of two NUMA nodes booted
 #          with virtme-ng (KVM or TCG) runs the placement checks on the
 #          ./build plugin and on the mutants of app/test-turbomem/
