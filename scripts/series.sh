@@ -39,7 +39,11 @@
 #   (-Denable_docs=true) without a warning naming the new guide.
 #   Prints a table of check and findings; fails on any finding.
 #
-# Environment: TM_SERIES_AUTHOR ("Name <email>", the series' author and
+# A series checked before with the same scripts and tools is not checked
+# again: its results are kept in the cache (the five newest).
+#
+# Environment: TM_SERIES_FORCE=1 (check even a series checked before),
+# TM_SERIES_AUTHOR ("Name <email>", the series' author and
 # Signed-off-by, short enough for check-git-log.sh's 75 columns),
 # TM_SERIES_DOCS=0 (skip the documentation build), TM_CHECKPATCH (a
 # checkpatch.pl; default: extracted from Debian's linux-source by deps.sh
@@ -458,6 +462,16 @@ series_check() {
 	series_sizes "$work/patches" | tee "$work/sizes.txt"
 	exec 9> "$root/lock"
 	flock 9
+	# The same series checked by the same tools gives the same results:
+	# a run whose key was checked before prints those.
+	local key=$root/results/$(series_key "$tarball" "$work/patches")
+	if [ -e "$key/status" ] && [ "${TM_SERIES_FORCE:-0}" != 1 ]; then
+		rm -rf "$work/logs" && cp -r "$key/logs" "$work/logs"
+		cp "$key/results.txt" "$work/results.txt"
+		failed=$(cat "$key/status")
+		series_table "$t0" "cached: this series was checked on $(date -r "$key/status" '+%F %T'); TM_SERIES_FORCE=1 checks it again"
+		return
+	fi
 	src=$root/src
 	# git am of the whole series on the release.
 	(cd "$src" && git am --abort >/dev/null 2>&1; git checkout -q -f --detach base &&
@@ -525,13 +539,38 @@ series_check() {
 	series_tools "$src" "$work"
 	series_docs "$src" "$root" "$work"
 	git -C "$src" checkout -q base
+	rm -rf "$key"
+	mkdir -p "$key"
+	cp -r "$work/logs" "$work/results.txt" "$key/"
+	echo "$failed" > "$key/status"
+	ls -dt "$root"/results/* | tail -n +6 | xargs -r rm -rf
+	series_table "$t0" ""
+}
+
+# series_table T0 NOTE: the sizes and the findings; fails if any.
+series_table() {
 	echo
-	echo "turbomem series on DPDK $TM_SERIES_VERSION ($(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $((SECONDS - t0)) s; logs in $work/logs)"
+	echo "turbomem series on DPDK $TM_SERIES_VERSION ($(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $((SECONDS - $1)) s; logs in $work/logs)"
+	[ -z "$2" ] || echo "$2"
 	cat "$work/sizes.txt"
 	printf '%-16s %8s  %s\n' check findings note
 	cat "$work/results.txt"
 	echo "failed: $failed"
-	[ $failed -eq 0 ]
+	[ "$failed" -eq 0 ]
+}
+
+# series_key TARBALL PATCHDIR: what the results depend on: the release,
+# the patches, these scripts, the compilers and the tools.
+series_key() {
+	{
+		sha256sum "$1" | cut -c1-16
+		cat "$2"/*.patch "$tm_top/scripts/series.sh" "$tm_top/scripts/dpdk.sh"
+		gcc --version | head -1
+		clang --version 2>/dev/null | head -1
+		spatch --version 2>/dev/null | head -1
+		cat "$(series_checkpatch 2>/dev/null)" 2>/dev/null
+		echo "${TM_SERIES_DOCS:-1}"
+	} | sha256sum | cut -c1-16
 }
 
 # series_same SRC [REV]: the repository's files of the series that the applied
