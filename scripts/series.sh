@@ -381,7 +381,8 @@ series_sizes() {
 	printf '%-58s %5s %6s\n' patch files added
 	for p in "$1"/*.patch; do
 		printf '%-58s %5d %6d\n' "${p##*/}" "$(grep -c '^+++ b/' "$p")" \
-			"$(sed -n '/^---$/,$p' "$p" | grep -c '^+[^+]')"
+			"$(awk '/^---$/ { d = 1 } d && /^\+/ && !/^\+\+\+ (b\/|\/dev\/null)/ { n++ }
+				END { print n + 0 }' "$p")"
 	done
 }
 
@@ -446,6 +447,7 @@ series_autotest() {
 		--file-prefix="tm-series-$2-$$" --log-level='*turbomem:info' \
 		--mbuf-pool-ops-name=turbomem 2>&1) || rc=$?
 	printf '%s\n' "$out" | tail -5
+	echo "turbomem pools: $(grep -c 'turbomem: pool ' <<<"$out")"
 	[ $rc -eq 0 ] && grep -q 'Test OK' <<<"$out" && grep -q 'turbomem: pool ' <<<"$out"
 }
 
