@@ -22,7 +22,7 @@
  */
 
 #if !defined(TM_FREESTANDING) && defined(__has_include)
-#if __has_include(<rte_stdatomic.h>)
+#if __has_include("rte_stdatomic.h")
 #include <rte_stdatomic.h>
 #define TM_ATOMIC_RTE 1
 #endif
@@ -90,8 +90,9 @@
 #include <rte_prefetch.h>
 #define tm_prefetch(p) rte_prefetch0(p)
 #if defined(RTE_ARCH_X86_64)
-#define tm_prefetch_w(p) \
-	__asm__ volatile("prefetchw %0" : : "m" (*(const volatile char *)(p)))
+#define tm_prefetch_w(p) do { \
+	__asm__ volatile("prefetchw %0" : : "m" (*(const volatile char *)(p))); \
+} while (0)
 #else
 #define tm_prefetch_w(p) rte_prefetch0(p)
 #endif

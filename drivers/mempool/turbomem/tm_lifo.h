@@ -319,6 +319,8 @@ extern "C" {
  * without enable_stdatomic).
  */
 typedef RTE_ATOMIC(void *) tm_lifo_obj_t;
+/* An atomic list word (the head, the put list), as a type. */
+typedef RTE_ATOMIC(uint64_t) tm_lifo_word_t;
 
 /**
  * The slot of a group's key: the group's other members, its link and its
@@ -918,7 +920,8 @@ tm_lifo_pop_one_head(struct tm_lifo *l, void **obj, tm_lifo_to_obj_t *to_obj,
 			}
 		}
 		/* Lost to a commit: back off (see "Backoff"), then retry. */
-		tm_lifo_backoff((unsigned int)++retries);
+		retries++;
+		tm_lifo_backoff((unsigned int)retries);
 	}
 }
 
@@ -972,7 +975,7 @@ tm_lifo_push_group_to(struct tm_lifo *l, void * const *objs, unsigned int n,
 {
 	uint32_t key = to_idx(ctx, objs[n - 1]), pos = TM_LIFO_GROUP - n;
 	struct tm_lifo_slot *s = tm_lifo_slot(l, key);
-	RTE_ATOMIC(uint64_t) *h = puts ? &l->puts : &l->head;
+	tm_lifo_word_t *h = puts ? &l->puts : &l->head;
 	unsigned int retries = 0;
 	uint64_t old;
 
@@ -993,7 +996,8 @@ tm_lifo_push_group_to(struct tm_lifo *l, void * const *objs, unsigned int n,
 				rte_memory_order_acquire))
 			return retries;
 		/* Lost to a commit: back off (see "Backoff"), then retry. */
-		tm_lifo_backoff((unsigned int)++retries);
+		retries++;
+		tm_lifo_backoff((unsigned int)retries);
 	}
 }
 
@@ -1095,7 +1099,7 @@ tm_lifo_push_bulk_to(struct tm_lifo *l, void * const *objs, unsigned int n,
 		tm_lifo_to_idx_t *to_idx, const void *ctx, bool puts)
 {
 	struct tm_lifo_slot *s, *last = NULL;
-	RTE_ATOMIC(uint64_t) *h = puts ? &l->puts : &l->head;
+	tm_lifo_word_t *h = puts ? &l->puts : &l->head;
 	uint32_t ahead[TM_LIFO_AHEAD];
 	/* keys[j % TM_LIFO_PUSH_AHEAD]: group j's, from its prefetch on. */
 	uint32_t keys[TM_LIFO_PUSH_AHEAD];
@@ -1173,7 +1177,8 @@ tm_lifo_push_bulk_to(struct tm_lifo *l, void * const *objs, unsigned int n,
 				rte_memory_order_acquire))
 			return retries;
 		/* Lost to a commit: back off (see "Backoff"), then retry. */
-		tm_lifo_backoff((unsigned int)++retries);
+		retries++;
+		tm_lifo_backoff((unsigned int)retries);
 	}
 }
 
@@ -1253,7 +1258,8 @@ tm_lifo_pop_top_whole(struct tm_lifo *l, void **objs, unsigned int n,
 			return retries;
 		}
 		/* Lost to a commit: back off (see "Backoff"), then retry. */
-		tm_lifo_backoff((unsigned int)++retries);
+		retries++;
+		tm_lifo_backoff((unsigned int)retries);
 	}
 }
 
@@ -1349,7 +1355,8 @@ tm_lifo_pop_near(struct tm_lifo *l, void **objs, unsigned int n,
 				rte_memory_order_acquire))
 			break;
 		/* Lost to a commit: back off (see "Backoff"), then retry. */
-		tm_lifo_backoff((unsigned int)++retries);
+		retries++;
+		tm_lifo_backoff((unsigned int)retries);
 	}
 
 	/* Groups taken whole are ours, as in pop_bulk (tm_lifo_load_owned). */
@@ -1501,7 +1508,8 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
 				rte_memory_order_acquire))
 			break;
 		/* Lost to a commit: back off (see "Backoff"), then retry. */
-		tm_lifo_backoff((unsigned int)++retries);
+		retries++;
+		tm_lifo_backoff((unsigned int)retries);
 	}
 
 	/*
@@ -1531,8 +1539,9 @@ tm_lifo_pop_walk(struct tm_lifo *l, void **objs, unsigned int n,
  * @return the number of failed CAS attempts (>= 0, for statistics) with
  *   objs[0..n-1] filled, -ENOENT (fewer than n objects; nothing taken, objs
  *   untouched), -EBUSY (fewer than n apart from a take of the put list
- *   whose thread is preempted; nothing taken, objs untouched), or -EFAULT (a link names no slot: the list is corrupted by
- *   a contract violation; nothing taken, objs untouched).
+ *   whose thread is preempted; nothing taken, objs untouched), or -EFAULT
+ *   (a link names no slot: the list is corrupted by a contract violation;
+ *   nothing taken, objs untouched).
  */
 static inline int
 tm_lifo_pop_bulk(struct tm_lifo *l, void **objs, unsigned int n,
