@@ -90,9 +90,11 @@
 #include <rte_prefetch.h>
 #define tm_prefetch(p) rte_prefetch0(p)
 #if defined(RTE_ARCH_X86_64)
-#define tm_prefetch_w(p) do { \
-	__asm__ volatile("prefetchw %0" : : "m" (*(const volatile char *)(p))); \
-} while (0)
+static inline void
+tm_prefetch_w(const volatile void *p)
+{
+	__asm__ volatile("prefetchw %0" : : "m" (*(const volatile char *)p));
+}
 #else
 #define tm_prefetch_w(p) rte_prefetch0(p)
 #endif
