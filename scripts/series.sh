@@ -444,8 +444,9 @@ series_ninja() { # DIR [TARGET...]
 series_autotest() {
 	local out rc=0
 	out=$(DPDK_TEST=$2 "$1/app/dpdk-test" --no-huge -m 512 --no-pci -l 0-1 -d "$1/drivers" \
-		--file-prefix="tm-series-$2-$$" --log-level='*turbomem:info' \
+		--no-shconf --file-prefix="tm-series-$2-$$" --log-level='*turbomem:info' \
 		--mbuf-pool-ops-name=turbomem 2>&1) || rc=$?
+	eal_remove "tm-series-$2-$$"
 	printf '%s\n' "$out" | tail -5
 	echo "turbomem pools: $(grep -c 'turbomem: pool ' <<<"$out")"
 	[ $rc -eq 0 ] && grep -q 'Test OK' <<<"$out" && grep -q 'turbomem: pool ' <<<"$out"
