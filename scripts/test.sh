@@ -267,9 +267,10 @@ stage_asan() {
 	# shadow memory where the primary's hugepages must go. Not
 	# investigated further.
 	meson_test "$TM_ASAN_BUILD_DIR" asan --suite fast --suite stress \
-		--no-suite dpdk --no-suite telemetry --no-suite mp || return
+		--no-suite dpdk --no-suite telemetry --no-suite testpmd \
+		--no-suite mp || return
 	meson_test "$TM_ASAN_BUILD_DIR" asan-dpdk --suite dpdk \
-		--suite telemetry --wrapper "env LD_PRELOAD=$pre"
+		--suite telemetry --suite testpmd --wrapper "env LD_PRELOAD=$pre"
 }
 
 stage_debug() {
