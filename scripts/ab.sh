@@ -16,15 +16,19 @@
 #   grid      1 lcore ('0@0,1@1') and 2 pinned, bulks 1, 4, 16, 32 and
 #             random at keep 128, bulks 32 and random at keep 512 (a
 #             deeper stack), cache 0
+#   grid6     6 lcores on 2 CPUs ('0@0,(1-6)@(0,1)': oversubscribed),
+#             bulk 16, keep 32, caches 0 and 256
 #   memory    first round only (the figure does not vary): turbomem's
 #             bytes per object, pools of 65535 objects of 64 and 2176 bytes
 # all --no-huge. The table (scripts/bench_report.py ab) gives, per row and
 # variant, the median over the rounds of turbomem / ring_mp_mc of the same
-# EAL run, every round's ratio, and the driver's failed CAS attempts per
-# call where the row reports them; for memory, turbomem's bytes per object
-# (ring_mp_mc's beside it). The header names the CPU. A round takes about
-# 45 s per variant at TM_AB_SECONDS=0.3: 102 measurements of that length
-# and some 13 s of EAL runs and pools (18.5 s at TM_AB_SECONDS=0.05).
+# EAL run, every round's ratio, the driver's failed CAS attempts per
+# call where the row reports them, and for several workers the rounds
+# where one was starved and the slowest one's share of the objects; for
+# memory, turbomem's bytes per object (ring_mp_mc's beside it). The
+# header names the CPU. A round takes about 50 s per variant at
+# TM_AB_SECONDS=0.3: 114 measurements of that length and some 15 s of EAL
+# runs and pools (21 s at TM_AB_SECONDS=0.05).
 #
 # For a patch, the tree is copied as it is (uncommitted changes included)
 # to $TM_RESULTS_DIR/ab/src-<variant> and the patch applied there; a define
@@ -173,6 +177,8 @@ for ((r = 1; r <= TM_AB_ROUNDS; r++)); do
 		run_one "$out/parts/$r-$n-grid2" 0@0,1@0,2@1 "${grid[@]}" --layout "2 pinned"
 		run_one "$out/parts/$r-$n-grid1k512" 0@0,1@1 "${grid512[@]}" --layout "1 lcore"
 		run_one "$out/parts/$r-$n-grid2k512" 0@0,1@0,2@1 "${grid512[@]}" --layout "2 pinned"
+		run_one "$out/parts/$r-$n-grid6" '0@0,(1-6)@(0,1)' --scenario grid \
+			--bulks 16 --keeps 32 --caches 0,256 --layout "6 on 2 CPUs"
 		# Pools of 64 K objects: -m 512 holds the 2176-byte one in 4 KB pages.
 		[ "$r" -gt 1 ] || run_one "$out/parts/$r-$n-memory" 0@0 --scenario memory \
 			--deep-n 65535

@@ -1762,6 +1762,7 @@ def ab(parts_dir, variants):
                      % "|".join(re.escape(v) for v in variants))
     ratios, retries, order, header = {}, {}, [], {}
     starved = {}  # (key, variant, handler): one spread a round, 0 if none
+    slowest = {}  # (key, variant, handler): the slowest worker's %, a round
     mem, morder = {}, []  # (key, variant): [turbomem B/obj, ring B/obj]
     names = sorted(os.listdir(parts_dir)) if os.path.isdir(parts_dir) else []
     for name in names:
@@ -1779,6 +1780,11 @@ def ab(parts_dir, variants):
                     r["handler"] in ("turbomem", BASELINE)):
                 sp = worker_spread(r["status"])
                 starved.setdefault((key, m.group(2), r["handler"]), []).append(sp)
+                sh = re.search(r"slowest worker ([0-9.]+)% of the objects",
+                               r["status"])
+                if sh:
+                    slowest.setdefault((key, m.group(2), r["handler"]),
+                                       []).append(float(sh.group(1)))
         for r in rows:
             key = (r["scenario"], r["layout"], r["bulk"], r["keep"], r["cache"])
             b = num(r.get("bytes_per_obj"))
@@ -1805,7 +1811,9 @@ def ab(parts_dir, variants):
     print("# turbomem / %s in the same EAL run: median over the rounds "
           "[each round]; CAS: failed CAS attempts per driver call (median); "
           "starved: rounds where a worker got over 2x the objects of another "
-          "(the largest such ratio), turbomem's then %s's" % (BASELINE, BASELINE))
+          "(the largest such ratio), turbomem's then %s's; slowest: the "
+          "slowest worker's share of the objects (median of the rounds), "
+          "turbomem's then %s's" % (BASELINE, BASELINE, BASELINE))
     missing = 0
     for key in order:
         sc, layout, bulk, keep, cache = key
@@ -1826,6 +1834,10 @@ def ab(parts_dir, variants):
                     "%d/%d%s" % (sum(x > 0 for x in q), len(q),
                                  " (%.1fx)" % max(q) if max(q) > 0 else "")
                     for q in (x or [0] * len(rs) for x in sp))
+            sl = [slowest.get((key, v, h)) for h in ("turbomem", BASELINE)]
+            if sl[0] and sl[1]:
+                st += "  slowest %.1f%%, %.1f%%" % (
+                    statistics.median(sl[0]), statistics.median(sl[1]))
             print("  %-16s %6.3fx [%s]%s%s" % (
                 v, statistics.median(rs), " ".join("%.3f" % x for x in rs),
                 "  CAS %.3f" % statistics.median(cas) if cas else "", st))

@@ -29,7 +29,8 @@
  * Status: gets that found the pool empty, the driver's calls where a
  * mempool cache served nearly everything (turbomem), and, with several
  * workers, a round where one worker got more than GRID_SPREAD_NOTE times
- * the objects of another (or none): a handler that starves some threads.
+ * the objects of another (or none): a handler that starves some threads,
+ * and the smallest share of the objects one worker got in a round.
  *
  * chunks (below): the grid loop, 1 worker, cache 0, on a pool populated
  * from one chunk and on one populated from 1000 separate chunks.
@@ -264,6 +265,8 @@ struct grid_set {
 	 * objects one worker got to the fewest (INFINITY: one got none).
 	 */
 	double spread[BENCH_MAX_HANDLERS];
+	/* Several workers: the smallest share of the objects one worker got. */
+	double share[BENCH_MAX_HANDLERS];
 };
 
 /* A spread above this is reported in the row's status: starved workers. */
@@ -288,15 +291,18 @@ grid_set_measure(struct bench_set *set, unsigned int h,
 			bench_opts.seconds, &fig[BENCH_FIG_CYCLES], &e);
 	g->errs[h] += e;
 	if (g->nworkers > 1) {
-		uint64_t lo = UINT64_MAX, hi = 0;
+		uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
 		double sp;
 
 		for (i = 0; i < g->nworkers; i++) {
 			lo = RTE_MIN(lo, g->r.w[i].objs);
 			hi = RTE_MAX(hi, g->r.w[i].objs);
+			sum += g->r.w[i].objs;
 		}
 		sp = lo == 0 ? INFINITY : (double)hi / lo;
 		g->spread[h] = RTE_MAX(g->spread[h], sp);
+		if (sum > 0)
+			g->share[h] = RTE_MIN(g->share[h], (double)lo / sum);
 	}
 	calls = bench_turbomem_calls(g->r.mp);
 	if (calls >= 0 && g->calls[h] >= 0) {
@@ -344,6 +350,15 @@ grid_set_finish(struct bench_set *set, unsigned int h, unsigned int v,
 				"; a worker got %.1fx the objects of another in a round",
 				g->spread[h]);
 	}
+	/*
+	 * Fairness: the slowest worker's share, against 1 / workers; last,
+	 * so that a full status cuts it and not the spread above.
+	 */
+	if (g->nworkers > 1 && g->share[h] <= 1.0) {
+		off = strlen(row->status);
+		snprintf(row->status + off, sizeof(row->status) - off,
+			"; slowest worker %.1f%% of the objects", 100 * g->share[h]);
+	}
 }
 
 static int
@@ -354,7 +369,7 @@ bench_grid(const struct bench_scenario *sc)
 	unsigned int nworkers = nonEAL ? o->nonEAL : rte_lcore_count() - 1;
 	unsigned int cpus = nonEAL ? (unsigned int)sysconf(_SC_NPROCESSORS_ONLN) :
 		bench_worker_cpus();
-	unsigned int b, k, c, set_nb = 0, nsets;
+	unsigned int b, k, c, i, set_nb = 0, nsets;
 	static struct bench_set set;
 	static struct grid_set g;
 	int ret = TEST_SUCCESS;
@@ -418,6 +433,8 @@ bench_grid(const struct bench_scenario *sc)
 		memset(g.calls, 0, sizeof(g.calls));
 		memset(g.objs, 0, sizeof(g.objs));
 		memset(g.spread, 0, sizeof(g.spread));
+		for (i = 0; i < BENCH_MAX_HANDLERS; i++)
+			g.share[i] = 2.0; /* none measured */
 		if (bench_run_set(&set) != TEST_SUCCESS)
 			ret = TEST_FAILED;
 	}
