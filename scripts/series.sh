@@ -639,7 +639,7 @@ series_tools_patch() {
 
 # series_tools SRC WORK: devtools on the applied series (HEAD).
 series_tools() {
-	local src=$1 work=$2 cp out n
+	local src=$1 work=$2 cp out n valid
 	cd "$src" || return 1
 	if cp=$(series_checkpatch); then
 		out=$(DPDK_CHECKPATCH_PATH=$cp DPDK_CHECKPATCH_CODESPELL=/usr/share/codespell/dictionary.txt \
@@ -647,6 +647,11 @@ series_tools() {
 		printf '%s\n' "$out" > "$work/logs/checkpatches.log"
 		n=$(grep -cE '^(WARNING|ERROR|CHECK):' <<<"$out" || true)
 		grep -q 'valid patch' <<<"$out" && ! grep -q 'Invalid patch' <<<"$out" || n=$((n > 0 ? n : 1))
+		# DPDK's own rules (forbidden tokens) print no WARNING: line;
+		# a patch they refuse is one that is not "valid".
+		valid=$(grep -oE '[0-9]+/[0-9]+ valid patch' <<<"$out" | head -1 | cut -d' ' -f1)
+		[ -z "$valid" ] || [ $((${valid#*/} - ${valid%/*})) -le "$n" ] ||
+			n=$((${valid#*/} - ${valid%/*}))
 		series_result checkpatches "$n" "$(grep -E '[0-9]+/[0-9]+ valid patch' <<<"$out" | head -1)"
 	else
 		series_result checkpatches 1 "no checkpatch.pl"

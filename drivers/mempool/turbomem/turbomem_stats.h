@@ -49,7 +49,7 @@
  * and store, and two instructions to build the addend: 6 instructions of
  * a put of 4 instead of 2, callgrind).
  */
-struct turbomem_stats_block {
+struct __rte_cache_aligned turbomem_stats_block {
 	uint64_t get_calls;	/**< gets of other sizes */
 	uint64_t get_fails;
 	uint64_t get_objs;	/**< objects of get_calls */
@@ -69,7 +69,7 @@ struct turbomem_stats_block {
 	 * block, 0 while none does (thread blocks only, turbomem_stats.c).
 	 */
 	RTE_ATOMIC(uint32_t) owner;
-} __rte_cache_aligned;
+};
 
 /*
  * Blocks for threads without an lcore id (unregistered non-EAL threads):
