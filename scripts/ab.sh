@@ -48,7 +48,7 @@
 # behind), a build or a run fails, or a row is missing; 2 on a usage error
 # (one line naming the argument; nothing created).
 #
-# Example: scripts/ab.sh -DTM_LIFO_AHEAD=8 my-change.patch
+# Example: scripts/ab.sh my-change.patch other-change.patch
 
 set -euo pipefail
 export LC_ALL=C

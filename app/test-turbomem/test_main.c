@@ -24,6 +24,7 @@
 #include <rte_lcore.h>
 
 #include "rte_pmd_turbomem.h"
+#include "turbomem_private.h"
 #include "test.h"
 
 static struct tm_test *tests;
@@ -159,6 +160,27 @@ tm_test_stats(const struct rte_mempool *mp, struct rte_pmd_turbomem_stats *st)
 		tm_test_plugin_sym("rte_pmd_turbomem_stats_get");
 
 	return f != NULL ? f(mp, st) : -ENOENT;
+}
+
+int
+tm_test_blocks_missing(const struct rte_mempool *mp)
+{
+	const struct turbomem_pool *tp = mp->pool_data;
+	uint32_t stashed, nb_free, grouped;
+
+	stashed = turbomem_stats_stashed(tp->stats);
+	nb_free = tm_lifo_blocks_free(tp->lifo);
+	grouped = tm_lifo_blocks_grouped(tp->lifo);
+	if (stashed + nb_free + grouped != tp->lifo->nb_blocks)
+		printf("blocks: %u in lcore stashes + %u free + %u in groups, not the %u allocated\n",
+			stashed, nb_free, grouped, tp->lifo->nb_blocks);
+	return (int)tp->lifo->nb_blocks - (int)(stashed + nb_free + grouped);
+}
+
+int
+tm_test_blocks_check(const struct rte_mempool *mp)
+{
+	return tm_test_blocks_missing(mp) == 0 ? 0 : -1;
 }
 
 int

@@ -284,7 +284,7 @@ test_badinput_all(void)
 		return TEST_FAILED;
 
 	/*
-	 * Metadata (264 bytes per object: 27 GB) larger than the EAL memory
+	 * Metadata (32 bytes per object: 3.2 GB) larger than the EAL memory
 	 * (-m 512): the driver's allocation fails, the log names the bytes
 	 * and socket.
 	 */
@@ -294,7 +294,7 @@ test_badinput_all(void)
 
 	/*
 	 * Size x element size far beyond any memory (2^27 x 2^20 = 2^47
-	 * bytes): the metadata alone (35 GB) cannot be had.
+	 * bytes): the metadata alone (4.3 GB) cannot be had.
 	 */
 	if (bad_case("size x element size", RTE_PMD_TURBOMEM_MAX_OBJS, 1u << 20,
 			SOCKET_ID_ANY, -1, -ENOMEM, WANT("bytes")) !=

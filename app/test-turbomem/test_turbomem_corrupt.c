@@ -4,7 +4,7 @@
 
 /*
  * A corrupted free list in a build without debug checks: the pop whose
- * walk meets a link that names no slot must fail with -EFAULT (nothing
+ * walk meets a link that names no node must fail with -EFAULT (nothing
  * taken, the caller's table untouched) instead of spinning or handing out
  * garbage, and be counted as a failed get.
  *
@@ -37,11 +37,11 @@ top_link_set(struct rte_mempool *mp, uint32_t link)
 	struct turbomem_pool *tp = mp->pool_data;
 	uint64_t head = rte_atomic_load_explicit(&tp->lifo->head,
 			rte_memory_order_relaxed);
-	struct tm_lifo_slot *s =
-		tm_lifo_slot(tp->lifo, tm_lifo_ref_idx(tm_lifo_top(head)));
+	struct tm_lifo_node *nd =
+		&tp->lifo->node[tm_lifo_ref_idx(tm_lifo_low(head))];
 
 	/* Relaxed: single-threaded white-box write, nothing to order. */
-	return rte_atomic_exchange_explicit(&s->link, link,
+	return rte_atomic_exchange_explicit(&nd->link, link,
 			rte_memory_order_relaxed);
 }
 
@@ -60,7 +60,7 @@ test_corrupt(void)
 	TEST_ASSERT(mp != NULL, "pool");
 	TEST_CHECK(strcmp(rte_mempool_get_ops(mp->ops_index)->name, TM_OPS) == 0,
 		"not a turbomem pool");
-	/* The top group links to a key that names no slot. */
+	/* The top group links to a key that names no node. */
 	link = top_link_set(mp, tm_lifo_ref(CORRUPT_N + 1, 0));
 	for (i = 0; i < RTE_DIM(objs); i++)
 		objs[i] = sentinel;
@@ -85,7 +85,7 @@ test_corrupt(void)
 	rte_mempool_put_bulk(mp, objs, CORRUPT_N);
 	TEST_CHECK(tm_test_raw_count(mp) == CORRUPT_N, "count %u after the puts",
 		tm_test_raw_count(mp));
-	printf("corrupt: a link that names no slot fails a get with -EFAULT, nothing taken\n");
+	printf("corrupt: a link that names no node fails a get with -EFAULT, nothing taken\n");
 out:
 	rte_mempool_free(mp);
 	return ret;

@@ -294,6 +294,7 @@ test_mp_primary(void)
 	struct owners w = { 0 };
 	uint64_t seed, deadline;
 	unsigned int held = 0, i, done, drained = 0, lost, rounds = 0;
+	int missing;
 	uint32_t in_flight = 0, vif, seen_sec = 0;
 	uint64_t sum_gets = 0, sum_got = 0, sum_put = 0, sum_failed = 0;
 	struct rte_pmd_turbomem_stats st;
@@ -518,6 +519,16 @@ test_mp_primary(void)
 	TEST_CHECK(drained == 0 || rte_mempool_get_bulk(mp, (void **)tab,
 		drained) == 0, "get of all %u left failed", drained);
 	rte_mempool_put_bulk(mp, (void **)tab, drained);
+	/*
+	 * Blocks: the victim's lcore stash stays in shared memory for the
+	 * next process on its lcore id; only those in its hands (the groups
+	 * a get took whole, between its commit and its stash) are lost.
+	 */
+	missing = tm_test_blocks_missing(mp);
+	printf("mp: blocks: %d lost with the victim\n", missing);
+	TEST_CHECK(missing >= 0 && missing <= (victim != 0 ? MP_BULK / 32 + 1 : 0),
+		"%d blocks lost, at most %d in the victim's hands", missing,
+		victim != 0 ? MP_BULK / 32 + 1 : 0);
 	if (victim != 0)
 		printf("mp: the killed secondary's %u objects are gone from the pool (the tracking report names their dead holder); the other %u are all accounted for\n",
 			lost, drained);

@@ -243,11 +243,9 @@ static unsigned int
 driver_ranges(const struct rte_mempool *mp, struct numa_range *r)
 {
 	const struct turbomem_pool *tp = mp->pool_data;
-	const void *p[] = { tp, tp->map.obj_of, tp->map.chunks, tp->map.by_va,
-		tp->map.blk };
-	const char *what[] = { "pool data (statistics, slots)",
-		"object map table", "object map chunks", "object map order",
-		"object map blocks" };
+	const void *p[] = { tp, tp->map.chunks, tp->map.by_va, tp->map.blk };
+	const char *what[] = { "pool data (statistics, nodes, blocks)",
+		"object map chunks", "object map order", "object map blocks" };
 	unsigned int i, n = 0;
 	size_t sz;
 

@@ -252,7 +252,7 @@ stats_any_calls(const struct rte_mempool *mp)
 	const struct turbomem_stats_block *b =
 		&((const struct turbomem_pool *)mp->pool_data)->stats->any;
 
-	return b->get_calls + b->get_one + b->put_calls + b->put_one;
+	return b->get_calls + b->put_calls;
 }
 
 /*

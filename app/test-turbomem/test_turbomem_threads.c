@@ -17,7 +17,8 @@
  * Oracles (see reliability notes): an ownership ledger in each object
  * (atomic owner swapped FREE -> me on get, me -> FREE before put), exact
  * bulk results, 0 <= count <= size whenever sampled, conservation
- * (got == put at the end) and a final census (every object exactly once).
+ * (got == put at the end) and a final census (every object exactly once);
+ * nonEAL: every block at rest in an lcore stash, the free list or a group.
  * Iterations scale with TM_TEST_SCALE; the seed is printed for replay
  * (TM_TEST_SEED sets it).
  */
@@ -171,7 +172,7 @@ test_non_eal(void)
 	cpu_set_t cpus;
 	unsigned int i;
 	long online;
-	int ret;
+	int ret, blocks;
 
 	st.mp = tm_test_pool("tm_noneal", 512, sizeof(struct tm_test_obj), 32,
 			TM_OPS, SOCKET_ID_ANY, false);
@@ -193,8 +194,11 @@ test_non_eal(void)
 		CPU_ZERO(&cpus);
 	for (i = 0; i < RTE_DIM(tid); i++)
 		pthread_join(tid[i], NULL);
+	/* Unregistered threads gave back the blocks their ops stashed. */
+	blocks = tm_test_blocks_check(st.mp);
 	ret = stress_census(&st);
 	rte_mempool_free(st.mp);
+	TEST_ASSERT(blocks == 0, "blocks lost or given twice");
 	/* Valgrind runs one thread at a time and reports one CPU. */
 	online = tm_test_valgrind() ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
 	TEST_ASSERT(CPU_COUNT(&cpus) >= RTE_MIN(online, 2),

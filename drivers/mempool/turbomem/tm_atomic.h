@@ -6,19 +6,11 @@
 #define TM_ATOMIC_H
 
 /*
- * The one atomics vocabulary of turbomem, core and DPDK glue alike:
- * DPDK's rte_stdatomic.h names (RTE_ATOMIC(type), rte_atomic_*_explicit,
- * rte_memory_order_*).
- *
- * - Built against a DPDK that has rte_stdatomic.h (23.11 and newer), the
- *   names are DPDK's own, so -Denable_stdatomic=true/false picks C11
- *   atomics or the GCC builtins as it does for the rest of DPDK.
- * - Built against DPDK 22.11 (no rte_stdatomic.h), or without DPDK at all
- *   (TM_FREESTANDING: the core harness, ThreadSanitizer and mutant
- *   builds), the same names are defined here over C11 <stdatomic.h>.
- *
- * Only the names the project uses are defined in the fallback; add one
- * here, in rte_stdatomic.h's spelling, when a new one is needed.
+ * The one atomics vocabulary of turbomem: DPDK's rte_stdatomic.h names.
+ * Against DPDK 23.11 and newer they are DPDK's own (-Denable_stdatomic
+ * chooses, as for the rest of DPDK). Against DPDK 22.11, or without DPDK
+ * (TM_FREESTANDING: core harness, ThreadSanitizer, mutants), those the
+ * project uses are defined here over C11 <stdatomic.h>.
  */
 
 #if !defined(TM_FREESTANDING) && defined(__has_include)
@@ -40,54 +32,42 @@
 #define rte_memory_order_acq_rel memory_order_acq_rel
 #define rte_memory_order_seq_cst memory_order_seq_cst
 
-#define rte_atomic_load_explicit(ptr, mo) \
-	atomic_load_explicit(ptr, mo)
-#define rte_atomic_store_explicit(ptr, val, mo) \
-	atomic_store_explicit(ptr, val, mo)
-#define rte_atomic_exchange_explicit(ptr, val, mo) \
-	atomic_exchange_explicit(ptr, val, mo)
+#define rte_atomic_load_explicit(ptr, mo) atomic_load_explicit(ptr, mo)
+#define rte_atomic_store_explicit(ptr, val, mo) atomic_store_explicit(ptr, val, mo)
+#define rte_atomic_exchange_explicit(ptr, val, mo) atomic_exchange_explicit(ptr, val, mo)
 #define rte_atomic_compare_exchange_strong_explicit(ptr, exp, des, mo_s, mo_f) \
 	atomic_compare_exchange_strong_explicit(ptr, exp, des, mo_s, mo_f)
 #define rte_atomic_compare_exchange_weak_explicit(ptr, exp, des, mo_s, mo_f) \
 	atomic_compare_exchange_weak_explicit(ptr, exp, des, mo_s, mo_f)
-#define rte_atomic_fetch_add_explicit(ptr, val, mo) \
-	atomic_fetch_add_explicit(ptr, val, mo)
-#define rte_atomic_fetch_sub_explicit(ptr, val, mo) \
-	atomic_fetch_sub_explicit(ptr, val, mo)
-#define rte_atomic_fetch_or_explicit(ptr, val, mo) \
-	atomic_fetch_or_explicit(ptr, val, mo)
-#define rte_atomic_fetch_and_explicit(ptr, val, mo) \
-	atomic_fetch_and_explicit(ptr, val, mo)
-#define rte_atomic_thread_fence(mo) \
-	atomic_thread_fence(mo)
+#define rte_atomic_fetch_add_explicit(ptr, val, mo) atomic_fetch_add_explicit(ptr, val, mo)
+#define rte_atomic_fetch_sub_explicit(ptr, val, mo) atomic_fetch_sub_explicit(ptr, val, mo)
 
 #endif /* !TM_ATOMIC_RTE */
 
 /*
- * The other names the core takes from DPDK:
- * - tm_prefetch, a prefetch hint (see "Hints" in tm_lifo.h): DPDK's
- *   rte_prefetch0() in the driver;
- * - tm_pause, a spin-wait hint (see "Backoff" in tm_lifo.h): DPDK's
- *   rte_pause() in the driver;
- * - tm_prefetch_w, a prefetch for writing (see TM_LIFO_PUSH_AHEAD):
- *   PREFETCHW on x86-64; DPDK's rte_prefetch0_write (experimental)
- *   compiles to a prefetch for reading unless the target has PRFCHW
- *   (DPDK's default machine, corei7, has not), and a line another core
- *   read would then still need a second transfer to be written;
- *   rte_prefetch0 elsewhere (not measured there).
- * Freestanding builds, which measure no speed, define all three as
- * nothing.
- * tm_yield gives the CPU to another thread (see "Put list" in tm_lifo.h).
+ * The other names the core takes from DPDK: tm_pause (rte_pause),
+ * tm_prefetch, tm_prefetch_w (PREFETCHW on x86-64: DPDK's write prefetch
+ * is a read prefetch unless the target has PRFCHW, as corei7 has not),
+ * tm_noinline, and tm_compiler_barrier, which keeps a stash's entry before
+ * its count for a process that takes over from one that died (no fence).
+ * Freestanding builds measure no speed: no pause, prefetch or noinline.
  */
 #include <sched.h>
 #define tm_yield() ((void)sched_yield())
 #ifdef TM_FREESTANDING
+#define tm_noinline
+#define tm_pause() do { } while (0)
 #define tm_prefetch(p) ((void)(p))
 #define tm_prefetch_w(p) ((void)(p))
-#define tm_pause() do { } while (0)
+#define tm_compiler_barrier() atomic_signal_fence(memory_order_seq_cst)
 #else
+#include <rte_atomic.h>
+#include <rte_common.h>
 #include <rte_pause.h>
 #include <rte_prefetch.h>
+#define tm_noinline __rte_noinline
+#define tm_compiler_barrier() rte_compiler_barrier()
+#define tm_pause() rte_pause()
 #define tm_prefetch(p) rte_prefetch0(p)
 #if defined(RTE_ARCH_X86_64)
 static inline void
@@ -98,7 +78,6 @@ tm_prefetch_w(const volatile void *p)
 #else
 #define tm_prefetch_w(p) rte_prefetch0(p)
 #endif
-#define tm_pause() rte_pause()
 #endif
 
 #endif /* TM_ATOMIC_H */

@@ -375,8 +375,7 @@ tm_meta_place(struct rte_mempool *mp, struct turbomem_pool *tp)
 {
 	struct turbomem_mem *mem = &tp->mem;
 	/* Relaxed: the pool is being populated, no get or put runs yet. */
-	const void *p[RTE_DIM(mem->meta)] = { tp, tp->map.obj_of,
-		tp->map.chunks, tp->map.by_va, tp->map.blk,
+	const void *p[RTE_DIM(mem->meta)] = { tp, tp->map.chunks, tp->map.by_va, tp->map.blk,
 		rte_atomic_load_explicit(&tp->track,
 			rte_memory_order_relaxed) };
 	unsigned int i;

@@ -49,7 +49,7 @@ struct turbomem_mem {
 	struct {
 		const void *va;
 		size_t len;
-	} meta[6];
+	} meta[5];
 };
 
 /*

@@ -32,22 +32,17 @@ void
 tm_objmap_fini(struct tm_objmap *m)
 {
 	tm_objmap_bytes(m, -(int64_t)(tm_objmap_tables_bytes(m->cap_chunks) +
-		(m->obj_of != NULL ? (size_t)m->capacity * sizeof(void *) : 0) +
 		m->blk_bytes));
 	m->blk_bytes = 0;
 	rte_free(m->chunks);
 	rte_free(m->by_va);
-	rte_free(m->obj_of);
 	rte_free(m->blk);
-	m->obj_of = NULL;
 	m->blk = NULL;
 	m->blk_stride = 0;
 	m->chunks = NULL;
 	m->by_va = NULL;
 	m->nb_chunks = 0;
 	m->cap_chunks = 0;
-	m->one_per_page = 0;
-	m->direct = 0;
 }
 
 uint32_t
@@ -279,7 +274,7 @@ tm_objmap_build_blocks(struct tm_objmap *m)
 int
 tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 {
-	uint32_t i, k, pos;
+	uint32_t i, pos;
 
 	if (m->nb_chunks == m->cap_chunks) {
 		uint32_t cap = tm_objmap_grown_cap(m);
@@ -313,37 +308,14 @@ tm_objmap_add(struct tm_objmap *m, const struct tm_chunk *c)
 	m->nb_objs += c->nb_objs;
 	m->nb_chunks++;
 	m->c0 = m->chunks[0];
-	m->one_per_page = m->nb_chunks == 1 && c->per_page == 1 &&
-		c->pg_shift != TM_OBJMAP_NO_PAGE_SHIFT;
 	m->one_p0 = m->c0.page0 + m->header_size;
 	m->one_mask = m->c0.pg_mask;
 	m->one_shift = m->c0.pg_shift;
 	m->one_per_pg = m->c0.per_page;
 	m->one_bias = m->c0.per_page - m->c0.k0;
 	m->one_off0 = (uint32_t)(m->c0.base - m->c0.page0);
-	/* Used with one_per_page only (k0 is then 0 or 1). */
-	m->one_objp = m->c0.page0 + m->header_size +
-		((uintptr_t)(1 - m->c0.k0) << m->c0.pg_shift);
-	m->one_obj0 = m->c0.base + m->header_size;
-	/* No table (no memory): the arithmetic and binary search instead. */
-	if (m->obj_of == NULL && m->nb_chunks == 1)
-		m->obj_of = rte_malloc_socket("turbomem_objmap",
-				(size_t)m->capacity * sizeof(void *),
-				RTE_CACHE_LINE_SIZE, m->socket_id);
-	if (m->obj_of != NULL) {
-		/* Allocated with the first chunk, or never. */
-		if (m->nb_chunks == 1)
-			tm_objmap_bytes(m, (int64_t)m->capacity *
-				(int64_t)sizeof(void *));
-		k = m->nb_chunks - 1;
-		for (i = 0; i < m->chunks[k].nb_objs; i++)
-			m->obj_of[m->chunks[k].first_idx + i] =
-				tm_chunk_obj(m, &m->chunks[k], i);
-	}
 	if (m->nb_chunks > 1)
 		tm_objmap_build_blocks(m);
-	m->direct = (m->nb_chunks == 1 || m->blk != NULL) &&
-		(m->one_per_page || m->obj_of != NULL);
 	return 0;
 }
 

@@ -115,26 +115,6 @@ struct tm_objmap {
 	uint32_t nb_chunks;
 	uint32_t cap_chunks;
 	int socket_id;		/**< where the tables are allocated */
-	/**
-	 * One chunk holding one object per page (elements above half a page
-	 * that must not cross pages, e.g. mbufs on 4 KB pages): both
-	 * directions are a shift, no division.
-	 */
-	uint32_t one_per_page;
-	/**
-	 * One object per page, index to object: object idx >= c0.k0 is
-	 * one_objp + (idx << one_shift) (page idx + 1 - k0 of page0, plus
-	 * the header), object 0 of a first page that holds one (k0 == 1) is
-	 * one_obj0 (base plus the header).
-	 */
-	uintptr_t one_objp;
-	uintptr_t one_obj0;
-	/**
-	 * Both directions without a call: the one-chunk arithmetic or the
-	 * block table, and the object table or the one-per-page shift
-	 * (tm_objmap_to_idx_direct, tm_objmap_to_obj_direct).
-	 */
-	uint32_t direct;
 	struct tm_chunk c0;	/**< copy of chunks[0]: no pointer to chase */
 	struct tm_chunk *chunks;	/**< populate order = index order */
 	uint32_t *by_va;		/**< chunk numbers sorted by base */
@@ -151,7 +131,6 @@ struct tm_objmap {
 	 * object pointer obj is at blk_at + (obj >> blk_shift) * entry size.
 	 */
 	uintptr_t blk_at;
-	void **obj_of;		/**< object of each index, or NULL */
 	struct tm_objmap_blk *blk;	/**< address blocks, or NULL */
 	size_t blk_bytes;		/**< blk's size (the pool's drv_bytes) */
 };
@@ -240,22 +219,6 @@ const struct tm_chunk *tm_objmap_chunk_of_idx(const struct tm_objmap *m,
 const struct tm_chunk *tm_objmap_chunk_of_elt(const struct tm_objmap *m,
 		uintptr_t elt);
 
-/*
- * The directions of a map with m->direct set: no call, so that the ops'
- * one-object and one-group paths, which use them, save no registers.
- */
-static inline void *
-tm_objmap_to_obj_direct(const void *ctx, uint32_t idx)
-{
-	const struct tm_objmap *m = ctx;
-
-	/* Object k0 - 1 + p starts page p (k0 is 0 or 1), object 0 base. */
-	if (likely(m->one_per_page))
-		return (void *)(idx < m->c0.k0 ? m->one_obj0 :
-			m->one_objp + ((uintptr_t)idx << m->one_shift));
-	return m->obj_of[idx];
-}
-
 /* Object to index of a one-chunk map: arithmetic only. */
 static inline uint32_t
 tm_objmap_to_idx_one(const void *ctx, const void *obj)
@@ -330,15 +293,16 @@ tm_objmap_to_idx_direct(const void *ctx, const void *obj)
 	return tm_objmap_to_idx_blk(ctx, obj);
 }
 
-/** Index to object pointer; idx must be below m->nb_objs. */
+/**
+ * Index to object pointer; idx must be below m->nb_objs. Control path only
+ * (reports): the core keeps the pointers it hands out.
+ */
 static inline void *
 tm_objmap_to_obj(const void *ctx, uint32_t idx)
 {
 	const struct tm_objmap *m = ctx;
 	const struct tm_chunk *c = &m->c0;
 
-	if (likely(m->one_per_page || m->obj_of != NULL))
-		return tm_objmap_to_obj_direct(ctx, idx);
 	if (unlikely(m->nb_chunks != 1))
 		c = tm_objmap_chunk_of_idx(m, idx);
 	return tm_chunk_obj(m, c, idx - c->first_idx);

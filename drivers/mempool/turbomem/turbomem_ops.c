@@ -146,284 +146,86 @@ turbomem_got(struct turbomem_pool *tp, unsigned int lc)
 }
 
 /*
- * Each bulk size class has its own function, out of line: one object
- * (gets and puts without a mempool cache), one group (up to
- * TM_LIFO_GROUP objects: a put of a cache flush of that size or less, a
- * get the top group holds) and more. The ops are then a compare and a
- * tail call; the smaller paths set up no loop over groups and load no
- * count (tm_lifo_push_one, tm_lifo_pop_one, tm_lifo_pop_near).
+ * A put and a get with block stash st (tm_lifo.h, "Blocks"): an lcore's,
+ * beside the statistics it writes anyway, or for a thread without an
+ * lcore id (lc LCORE_ID_ANY) one on its stack, given back after the op.
  */
-static __rte_noinline int
-turbomem_enqueue_bulk(struct rte_mempool *mp, void * const *obj_table,
-		unsigned int n)
+static inline int
+turbomem_put(struct turbomem_pool *tp, void * const *obj_table,
+		unsigned int n, unsigned int lc, struct tm_lifo_stash *st)
+{
+	return turbomem_stats_count_put(tp->stats, lc, n, tm_lifo_push(tp->lifo,
+			st, obj_table, n, tm_objmap_to_idx, &tp->map,
+			turbomem_puts_only(tp, lc)));
+}
+
+static inline int
+turbomem_get(struct rte_mempool *mp, void **obj_table, unsigned int n,
+		unsigned int lc, struct tm_lifo_stash *st)
 {
 	struct turbomem_pool *tp = mp->pool_data;
-	unsigned int retries, lc = rte_lcore_id();
+	int ret = tm_lifo_pop(tp->lifo, st, obj_table, n);
+
+	/* A take of the put list preempted: to DPDK, too few objects. */
+	if (unlikely(ret == -EBUSY))
+		ret = -ENOENT;
+	TM_DEBUG_GET(mp, obj_table, n, ret);
+	turbomem_got(tp, lc);
+	ret = turbomem_stats_count_get(tp->stats, lc, n, ret);
+	if (unlikely(turbomem_track_epoch(tp) != 0))
+		return turbomem_track_get(tp, obj_table, n, ret);
+	return ret;
+}
+
+static __rte_noinline int
+turbomem_enqueue_thread(struct turbomem_pool *tp, void * const *obj_table, unsigned int n)
+{
+	struct tm_lifo_stash st = { .cnt = 0 };
+	int ret = turbomem_put(tp, obj_table, n, LCORE_ID_ANY, &st);
+
+	tm_lifo_stash_give(tp->lifo, &st);
+	return ret;
+}
+
+static int
+turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table, unsigned int n)
+{
+	struct turbomem_pool *tp = mp->pool_data;
+	unsigned int lc = rte_lcore_id();
 
 	TM_DEBUG_PUT(mp, obj_table, n);
 	if (unlikely(turbomem_track_epoch(tp) != 0))
 		turbomem_track_put(mp, tp, obj_table, n);
-	retries = tm_lifo_push_bulk_to(tp->lifo, obj_table, n, tm_objmap_to_idx,
-			&tp->map, turbomem_puts_only(tp, lc));
-	return turbomem_stats_count_put(tp->stats, lc, n, retries);
-}
-
-/*
- * A put of 1 <= n <= TM_LIFO_GROUP objects with the map's object-to-index
- * direction to_idx; one: the caller's n is 1 (one statistics counter).
- * Inlined with a constant to_idx: one function per map kind and size.
- */
-static inline int
-turbomem_put_small(struct rte_mempool *mp, struct turbomem_pool *tp,
-		void * const *obj_table, unsigned int n, bool one,
-		tm_lifo_to_idx_t *to_idx)
-{
-	unsigned int retries, lc = rte_lcore_id();
-
-	/* Onto the put list: the general path. */
-	if (unlikely(turbomem_puts_only(tp, lc)))
-		return turbomem_enqueue_bulk(mp, obj_table, n);
-	RTE_SET_USED(mp); /* without debug checks */
-	TM_DEBUG_PUT(mp, obj_table, n);
-	retries = tm_lifo_push_group(tp->lifo, obj_table, n, to_idx, &tp->map);
-	if (one)
-		return turbomem_stats_count_put_one(tp->stats, lc, retries);
-	return turbomem_stats_count_put(tp->stats, lc, n, retries);
-}
-
-/*
- * 1 <= n <= TM_LIFO_GROUP, a pool of several chunks whose block entries
- * carry no index origins (a table of whole chunks with page ends inside,
- * where a table of pages' runs would be too large: turbomem_objmap.c,
- * tm_objmap_build_blocks): the chunk's arithmetic.
- */
-static __rte_noinline int
-turbomem_enqueue_group_chunk(struct rte_mempool *mp,
-		void * const *obj_table, unsigned int n)
-{
-	struct turbomem_pool *tp = mp->pool_data;
-
-	/* No block table (the map's binary search calls out): general. */
-	if (unlikely(tp->map.blk == NULL || turbomem_track_epoch(tp) != 0))
-		return turbomem_enqueue_bulk(mp, obj_table, n);
+	if (unlikely(lc >= RTE_MAX_LCORE))
+		return turbomem_enqueue_thread(tp, obj_table, n);
+	/* One object apart, without the group loop: bulk 1 gains (ab.sh). */
 	if (n == 1)
-		return turbomem_put_small(mp, tp, obj_table, 1, true,
-				tm_objmap_to_idx_blk);
-	return turbomem_put_small(mp, tp, obj_table, n, false,
-			tm_objmap_to_idx_blk);
-}
-
-/* 1 <= n <= TM_LIFO_GROUP, a pool of several chunks. */
-static __rte_noinline int
-turbomem_enqueue_group_blk(struct rte_mempool *mp, void * const *obj_table,
-		unsigned int n)
-{
-	struct turbomem_pool *tp = mp->pool_data;
-
-	/*
-	 * Tracked, or a map whose block entries carry no index origins:
-	 * another function, so that this one calls nothing and saves no
-	 * register (tm_objmap_to_idx_stride).
-	 */
-	if (unlikely(!tp->map.blk_stride || turbomem_track_epoch(tp) != 0))
-		return turbomem_enqueue_group_chunk(mp, obj_table, n);
-	return turbomem_put_small(mp, tp, obj_table, n, false,
-			tm_objmap_to_idx_stride);
-}
-
-/*
- * 1 <= n <= TM_LIFO_GROUP, a pool of one chunk. Several chunks or
- * tracking take another function, so that this one holds only the
- * one-chunk arithmetic: the block table's lookup, inlined here, made it
- * save more registers (7 instructions a put of 4 or 16, callgrind).
- */
-static __rte_noinline int
-turbomem_enqueue_group(struct rte_mempool *mp, void * const *obj_table,
-		unsigned int n)
-{
-	struct turbomem_pool *tp = mp->pool_data;
-
-	if (unlikely(tp->map.nb_chunks != 1 || turbomem_track_epoch(tp) != 0))
-		return turbomem_enqueue_group_blk(mp, obj_table, n);
-	return turbomem_put_small(mp, tp, obj_table, n, false,
-			tm_objmap_to_idx_one);
-}
-
-/* One object, a pool of several chunks (as turbomem_enqueue_group_blk). */
-static __rte_noinline int
-turbomem_enqueue_one_blk(struct rte_mempool *mp, void * const *obj_table)
-{
-	struct turbomem_pool *tp = mp->pool_data;
-
-	if (unlikely(!tp->map.blk_stride || turbomem_track_epoch(tp) != 0))
-		return turbomem_enqueue_group_chunk(mp, obj_table, 1);
-	return turbomem_put_small(mp, tp, obj_table, 1, true,
-			tm_objmap_to_idx_stride);
+		return turbomem_put(tp, obj_table, 1, lc, &tp->stats->lcore[lc].stash);
+	return turbomem_put(tp, obj_table, n, lc, &tp->stats->lcore[lc].stash);
 }
 
 static __rte_noinline int
-turbomem_enqueue_one(struct rte_mempool *mp, void * const *obj_table)
+turbomem_dequeue_thread(struct rte_mempool *mp, void **obj_table, unsigned int n)
 {
-	struct turbomem_pool *tp = mp->pool_data;
+	struct tm_lifo_stash st = { .cnt = 0 };
+	int ret = turbomem_get(mp, obj_table, n, LCORE_ID_ANY, &st);
 
-	/* As in turbomem_enqueue_group. */
-	if (unlikely(tp->map.nb_chunks != 1 || turbomem_track_epoch(tp) != 0))
-		return turbomem_enqueue_one_blk(mp, obj_table);
-	return turbomem_put_small(mp, tp, obj_table, 1, true,
-			tm_objmap_to_idx_one);
-}
-
-static int
-turbomem_enqueue(struct rte_mempool *mp, void * const *obj_table,
-		unsigned int n)
-{
-	if (n == 1)
-		return turbomem_enqueue_one(mp, obj_table);
-	if (n != 0 && n <= TM_LIFO_GROUP)
-		return turbomem_enqueue_group(mp, obj_table, n);
-	return turbomem_enqueue_bulk(mp, obj_table, n);
-}
-
-/* Statistics and tracking of a get whose pop returned ret, tracked. */
-static __rte_noinline int
-turbomem_dequeue_tracked(struct turbomem_pool *tp, void **obj_table,
-		unsigned int n, int ret, unsigned int lc)
-{
-	turbomem_got(tp, lc);
-	(void)turbomem_stats_count_get(tp->stats, lc, n, ret);
-	return turbomem_track_get(tp, obj_table, n, ret);
-}
-
-/*
- * Statistics, checks and tracking of a get whose pop returned ret; one:
- * the caller's constant n == 1 (one counter, turbomem_stats_count_get_one).
- */
-static inline int
-turbomem_dequeue_done(struct rte_mempool *mp, struct turbomem_pool *tp,
-		void **obj_table, unsigned int n, int ret, bool one)
-{
-	unsigned int lc = rte_lcore_id();
-
-	RTE_SET_USED(mp); /* without debug checks */
-	/*
-	 * Too few objects apart from a take of the put list whose thread is
-	 * preempted (tm_lifo_puts_short): to DPDK, a get that found too few
-	 * objects, as the mempool API documents its failures.
-	 */
-	if (unlikely(ret == -EBUSY))
-		ret = -ENOENT;
-	TM_DEBUG_GET(mp, obj_table, n, ret);
-	/* Tail calls: nothing is kept across the pop for them. */
-	if (unlikely(turbomem_track_epoch(tp) != 0))
-		return turbomem_dequeue_tracked(tp, obj_table, n, ret, lc);
-	/* Beside the counts: one address of the lcore's block for both. */
-	turbomem_got(tp, lc);
-	/* Last: a thread without an lcore id counts out of line. */
-	if (one)
-		return turbomem_stats_count_get_one(tp->stats, lc, ret);
-	return turbomem_stats_count_get(tp->stats, lc, n, ret);
-}
-
-static __rte_noinline int
-turbomem_dequeue_bulk(struct rte_mempool *mp, void **obj_table,
-		unsigned int n)
-{
-	struct turbomem_pool *tp = mp->pool_data;
-
-	return turbomem_dequeue_done(mp, tp, obj_table, n,
-			tm_lifo_pop_bulk(tp->lifo, obj_table, n,
-				tm_objmap_to_obj, &tp->map), false);
-}
-
-/*
- * A group get that neither the top group nor the top two groups serve:
- * the walk, which alone fails.
- */
-static __rte_noinline int
-turbomem_dequeue_walk(struct rte_mempool *mp, void **obj_table,
-		unsigned int n)
-{
-	struct turbomem_pool *tp = mp->pool_data;
-
-	return turbomem_dequeue_done(mp, tp, obj_table, n,
-			tm_lifo_pop_walk(tp->lifo, obj_table, n,
-				tm_objmap_to_obj_direct, &tp->map), false);
-}
-
-/*
- * A group get that the top group does not hold exactly n of: part of it,
- * or the rest of it and of the next group (tm_lifo_pop_near), else the
- * walk. Out of line, so that turbomem_dequeue_group, the path of a top
- * group of n (a get of what one put of n left on top), saves no register
- * for its table of members copied aside (13 instructions fewer a get of
- * 4 or 16, callgrind).
- */
-static __rte_noinline int
-turbomem_dequeue_near(struct rte_mempool *mp, void **obj_table,
-		unsigned int n)
-{
-	struct turbomem_pool *tp = mp->pool_data;
-	int ret;
-
-	ret = tm_lifo_pop_near(tp->lifo, obj_table, n,
-			tm_objmap_to_obj_direct, &tp->map);
-	if (unlikely(ret == -EAGAIN))
-		return turbomem_dequeue_walk(mp, obj_table, n);
-	return turbomem_dequeue_done(mp, tp, obj_table, n, ret, false);
-}
-
-static __rte_noinline int
-turbomem_dequeue_one(struct rte_mempool *mp, void **obj_table)
-{
-	struct turbomem_pool *tp = mp->pool_data;
-	uint64_t seen;
-	int ret;
-
-	/* A map that may call out: the general path (see enqueue_group). */
-	if (unlikely(!tp->map.direct))
-		return turbomem_dequeue_bulk(mp, obj_table, 1);
-	ret = tm_lifo_pop_one_head(tp->lifo, obj_table,
-			tm_objmap_to_obj_direct, &tp->map, &seen);
-	/* The head's list empty: the put list's objects, out of line. */
-	if (unlikely(ret == -ENOENT))
-		return turbomem_dequeue_bulk(mp, obj_table, 1);
-	/* Apart, so that the path of a get knows ret >= 0 (returns 0). */
-	if (unlikely(ret < 0))
-		return turbomem_dequeue_done(mp, tp, obj_table, 1, ret, true);
-	return turbomem_dequeue_done(mp, tp, obj_table, 1, ret, true);
-}
-
-/*
- * 2 <= n <= TM_LIFO_GROUP: a top group of n whole (tm_lifo_pop_top_whole,
- * inline), else from one or two groups (turbomem_dequeue_near), or the
- * walk, which alone fails (its count and head re-read make failures
- * exact).
- */
-static __rte_noinline int
-turbomem_dequeue_group(struct rte_mempool *mp, void **obj_table,
-		unsigned int n)
-{
-	struct turbomem_pool *tp = mp->pool_data;
-	int ret;
-
-	/* A map that may call out: the general path (see enqueue_group). */
-	if (unlikely(!tp->map.direct))
-		return turbomem_dequeue_bulk(mp, obj_table, n);
-	ret = tm_lifo_pop_top_whole(tp->lifo, obj_table, n,
-			tm_objmap_to_obj_direct, &tp->map);
-	if (unlikely(ret < 0))
-		return turbomem_dequeue_near(mp, obj_table, n);
-	return turbomem_dequeue_done(mp, tp, obj_table, n, ret, false);
+	tm_lifo_stash_give(((struct turbomem_pool *)mp->pool_data)->lifo, &st);
+	return ret;
 }
 
 static int
 turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 {
+	struct turbomem_pool *tp = mp->pool_data;
+	unsigned int lc = rte_lcore_id();
+
+	if (unlikely(lc >= RTE_MAX_LCORE))
+		return turbomem_dequeue_thread(mp, obj_table, n);
+	/* One object apart, without the walk's loop: bulk 1 gains (ab.sh). */
 	if (n == 1)
-		return turbomem_dequeue_one(mp, obj_table);
-	if (n != 0 && n <= TM_LIFO_GROUP)
-		return turbomem_dequeue_group(mp, obj_table, n);
-	return turbomem_dequeue_bulk(mp, obj_table, n);
+		return turbomem_get(mp, obj_table, 1, lc, &tp->stats->lcore[lc].stash);
+	return turbomem_get(mp, obj_table, n, lc, &tp->stats->lcore[lc].stash);
 }
 
 static unsigned int
@@ -446,6 +248,7 @@ turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 {
 	struct turbomem_pool *tp = mp->pool_data;
 	void *batch[TM_POPULATE_BATCH];
+	struct tm_lifo_stash st = { .cnt = 0 };
 	struct tm_chunk chunk;
 	uint32_t room, n, i, nb = 0;
 	size_t pg_sz;
@@ -495,11 +298,12 @@ turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 			iova == RTE_BAD_IOVA ? RTE_BAD_IOVA : iova + off);
 		batch[nb++] = obj;
 		if (nb == TM_POPULATE_BATCH || i == n - 1) {
-			tm_lifo_push_bulk(tp->lifo, batch, nb,
-					tm_objmap_to_idx, &tp->map);
+			tm_lifo_push(tp->lifo, &st, batch, nb,
+					tm_objmap_to_idx, &tp->map, false);
 			nb = 0;
 		}
 	}
+	tm_lifo_stash_give(tp->lifo, &st);
 	turbomem_mem_populated(mp, tp);
 	return n;
 }

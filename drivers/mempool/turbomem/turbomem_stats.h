@@ -35,29 +35,20 @@
 #include <rte_common.h>
 #include <rte_lcore.h>
 
-#include "tm_atomic.h"
+#include "tm_lifo.h"
 
-/*
- * A one-object get or put is one call and one object: it adds 1 to
- * get_one or put_one alone, one counter update instead of two (about 4
- * instructions of a 35-instruction path), and the reader adds get_one to
- * get_calls and get_objs (put_one to put_calls and put_objs).
- */
 /*
  * No two counters that one path adds to are adjacent (calls and objects
  * apart): the compiler would add the pair with SSE (a vector load, add
- * and store, and two instructions to build the addend: 6 instructions of
- * a put of 4 instead of 2, callgrind).
+ * and store, and two instructions to build the addend).
  */
 struct __rte_cache_aligned turbomem_stats_block {
-	uint64_t get_calls;	/**< gets of other sizes */
+	uint64_t get_calls;
 	uint64_t get_fails;
-	uint64_t get_objs;	/**< objects of get_calls */
-	uint64_t put_calls;	/**< puts of other sizes */
+	uint64_t get_objs;
+	uint64_t put_calls;
 	uint64_t cas_retries;
-	uint64_t put_objs;	/**< objects of put_calls */
-	uint64_t get_one;	/**< one-object gets */
-	uint64_t put_one;	/**< one-object puts */
+	uint64_t put_objs;
 	/**
 	 * Not a statistic: nonzero once this lcore got objects from the
 	 * pool (turbomem_ops.c, turbomem_puts_only). In this block because
@@ -69,6 +60,11 @@ struct __rte_cache_aligned turbomem_stats_block {
 	 * block, 0 while none does (thread blocks only, turbomem_stats.c).
 	 */
 	RTE_ATOMIC(uint32_t) owner;
+	/**
+	 * Not a statistic: the lcore's blocks (tm_lifo.h, "Blocks"), on the
+	 * lines its ops write anyway; never reset. Unused in thread blocks.
+	 */
+	struct tm_lifo_stash stash;
 };
 
 /*
@@ -164,40 +160,17 @@ turbomem_stats_count_get(struct turbomem_stats *s, unsigned int lc,
 	return turbomem_stats_block_get(&s->lcore[lc], n, ret);
 }
 
-/** turbomem_stats_count_put of one object. */
-static inline int
-turbomem_stats_count_put_one(struct turbomem_stats *s, unsigned int lc,
-		unsigned int retries)
+/** Blocks in the lcores' stashes (a snapshot under traffic). */
+static inline uint64_t
+turbomem_stats_stashed(const struct turbomem_stats *s)
 {
-	struct turbomem_stats_block *b;
+	uint64_t n = 0;
+	unsigned int i;
 
-	if (unlikely(lc >= RTE_MAX_LCORE))
-		return turbomem_stats_thread_put(s, 1, retries);
-	b = &s->lcore[lc];
-	b->put_one += 1;
-	if (unlikely(retries != 0))
-		b->cas_retries += retries;
-	return 0;
-}
-
-/** turbomem_stats_count_get of one object. */
-static inline int
-turbomem_stats_count_get_one(struct turbomem_stats *s, unsigned int lc,
-		int ret)
-{
-	struct turbomem_stats_block *b;
-
-	if (unlikely(lc >= RTE_MAX_LCORE))
-		return turbomem_stats_thread_get(s, 1, ret);
-	b = &s->lcore[lc];
-	if (unlikely(ret < 0)) {
-		b->get_fails += 1;
-		return ret;
-	}
-	b->get_one += 1;
-	if (unlikely(ret != 0))
-		b->cas_retries += (unsigned int)ret;
-	return 0;
+	/* Plain loads: each lcore writes its own, a sum is a snapshot. */
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		n += s->lcore[i].stash.cnt;
+	return n;
 }
 
 #endif /* TURBOMEM_STATS_H */

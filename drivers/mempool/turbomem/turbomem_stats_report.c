@@ -21,18 +21,18 @@ static void
 turbomem_stats_sum(struct rte_pmd_turbomem_stats *sum,
 		const struct turbomem_stats_block *b)
 {
-	/* A one-object get or put is a call and an object (turbomem_stats.h). */
-	sum->get_calls += b->get_one + b->get_calls;
-	sum->get_objs += b->get_one + b->get_objs;
+	sum->get_calls += b->get_calls;
+	sum->get_objs += b->get_objs;
 	sum->get_fails += b->get_fails;
-	sum->put_calls += b->put_one + b->put_calls;
-	sum->put_objs += b->put_one + b->put_objs;
+	sum->put_calls += b->put_calls;
+	sum->put_objs += b->put_objs;
 	sum->cas_retries += b->cas_retries;
 }
 
 /*
  * Plain stores: a concurrent owner may overwrite them (documented). The
- * lcore's "got" and a thread block's owner are not statistics and stay.
+ * lcore's "got" and stash and a thread block's owner are not statistics
+ * and stay.
  */
 static void
 turbomem_stats_clear(struct turbomem_stats_block *b)
@@ -43,8 +43,6 @@ turbomem_stats_clear(struct turbomem_stats_block *b)
 	b->put_calls = 0;
 	b->put_objs = 0;
 	b->cas_retries = 0;
-	b->get_one = 0;
-	b->put_one = 0;
 }
 
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_stats_get, 26.07)

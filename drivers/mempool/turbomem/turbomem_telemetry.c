@@ -100,6 +100,14 @@ turbomem_tel_info(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_uint(d, "put_objs", st.put_objs);
 	rte_tel_data_add_dict_uint(d, "cas_retries", st.cas_retries);
 	/*
+	 * Member blocks (tm_lifo.h, "Blocks"): where they are. The three
+	 * add up to "blocks" at rest; under traffic they are a snapshot.
+	 */
+	rte_tel_data_add_dict_uint(d, "blocks", tp->lifo->nb_blocks);
+	rte_tel_data_add_dict_uint(d, "blocks_free", tm_lifo_blocks_free(tp->lifo));
+	rte_tel_data_add_dict_uint(d, "blocks_stashed", turbomem_stats_stashed(tp->stats));
+	rte_tel_data_add_dict_uint(d, "blocks_grouped", tm_lifo_blocks_grouped(tp->lifo));
+	/*
 	 * The driver's own memory for the pool, as recorded when allocated
 	 * (turbomem_pool.drv_bytes), and per object rounded to a byte
 	 * (telemetry has no fractions): what turbomem_bench's memory row
