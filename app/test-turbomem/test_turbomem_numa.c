@@ -65,7 +65,8 @@
 #define NUMA_MAX_NODES 8
 #define NUMA_PG 4096u
 #define NUMA_POOL_N 4095
-#define NUMA_NOMEM_N 16383
+/* Driver memory (32 bytes an object: 8 MB) beyond node 0's 4 MB of hugepages. */
+#define NUMA_NOMEM_N 262143
 
 typedef int (mem_info_t)(const struct rte_mempool *,
 		struct rte_pmd_turbomem_mem_info *);
