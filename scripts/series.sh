@@ -12,16 +12,21 @@
 #   added lines. The series, split by feature as new_driver.rst orders it:
 #   1 skeleton: meson entry, MAINTAINERS, .mailmap, the guide and its index
 #     entry, the release notes; the driver's meson.build and its log type
-#   2 the pool: core (tm_*), ops, pool memory (THP, NUMA), the fast-path
-#     counters; held-object tracking's hooks are inert
-#     (scripts/series/turbomem_track.h) until patch 4
-#   3 statistics and telemetry
-#   4 held-object tracking (with the guide's example report it includes)
-#   5 the autotest in app/test (REGISTER_FAST_TEST)
+#   2 the lock-free LIFO of object indexes (tm_*), the core, alone: built,
+#     used from patch 3 on
+#   3 the pool: ops, object map, the fast-path counters, in the memory the
+#     mempool library reserves; the hooks of pool memory
+#     (scripts/series/turbomem_mem.h) are inert until patch 4, those of
+#     held-object tracking (scripts/series/turbomem_track.h) until patch 6
+#   4 pool memory: configuration, THP heap, NUMA binding, memory report
+#   5 statistics and telemetry
+#   6 held-object tracking (with the guide's example report it includes)
+#   7 the autotest in app/test (REGISTER_FAST_TEST)
 #   A driver file goes to the patch whose glob (series_files) names it first;
-#   every other file of drivers/mempool/turbomem goes to patch 2, so a new
-#   core file lands there without a change here. The public header and the
-#   guide grow by section (series_cut_header, series_cut_guide); the
+#   every other file of drivers/mempool/turbomem goes to patch 3 (the
+#   pool), so a new driver file lands there without a change here. The public header and the
+#   guide grow by section (series_cut_header, series_cut_guide: a
+#   reference in parentheses to a section not there yet is left out); the
 #   driver's meson.build lists the sources present (series_meson).
 #   The last patch leaves every file equal to the repository's, except
 #   compat/ (22.11 and out-of-tree builds), which the series leaves out.
@@ -29,8 +34,8 @@
 # series.sh check [WORKDIR]     (scripts/dpdk.sh series-check; the matrix's
 #   "series" cell). On the release tree, git-initialised as the forbidden
 #   check does it: git am of the whole series; every patch built (ninja) with
-#   gcc, the last also with clang, both -Dwerror=true; after patch 2, DPDK's
-#   mempool_autotest on turbomem; after the last, meson test --suite
+#   gcc, the last also with clang, both -Dwerror=true; after patches 3 and
+#   4, DPDK's mempool_autotest on turbomem; after the last, meson test --suite
 #   fast-tests turbomem_autotest, mempool_autotest and mbuf_autotest on
 #   turbomem; -Dcheck_includes=true (rte_pmd_turbomem.h alone in C and
 #   C++); devtools/checkpatches.sh (the kernel's checkpatch.pl, codespell),
@@ -55,25 +60,31 @@
 TM_SERIES_VERSION=26.07
 TM_SERIES_AUTHOR=${TM_SERIES_AUTHOR:-Turbomem Authors <authors@turbomem.example>}
 TM_SERIES_DRV=drivers/mempool/turbomem
+TM_SERIES_PATCHES=7
+TM_SERIES_POOL=3
 
 # series_files N: the repository files patch N introduces or changes (globs
 # of driver files, relative to the repository root, first match wins).
 series_files() {
 	case $1 in
 	1) echo "$TM_SERIES_DRV/meson.build $TM_SERIES_DRV/turbomem_logs.c doc/guides/mempool/turbomem.rst" ;;
-	3) echo "$TM_SERIES_DRV/turbomem_stats_report.c $TM_SERIES_DRV/turbomem_telemetry.c" ;;
-	4) echo "$TM_SERIES_DRV/turbomem_track*.c $TM_SERIES_DRV/turbomem_track.h doc/guides/mempool/turbomem_held_example.txt" ;;
-	5) echo "app/test/test_mempool_turbomem.c" ;;
+	2) echo "$TM_SERIES_DRV/tm_*" ;;
+	4) echo "$TM_SERIES_DRV/turbomem_mem*.c $TM_SERIES_DRV/turbomem_mem.h $TM_SERIES_DRV/turbomem_osmem.*" ;;
+	5) echo "$TM_SERIES_DRV/turbomem_stats_report.c $TM_SERIES_DRV/turbomem_telemetry.c" ;;
+	6) echo "$TM_SERIES_DRV/turbomem_track*.c $TM_SERIES_DRV/turbomem_track.h doc/guides/mempool/turbomem_held_example.txt" ;;
+	7) echo "app/test/test_mempool_turbomem.c" ;;
 	esac
 }
 
 series_subject() {
 	case $1 in
 	1) echo "mempool/turbomem: introduce lock-free mempool driver" ;;
-	2) echo "mempool/turbomem: add pool on huge pages" ;;
-	3) echo "mempool/turbomem: add statistics and telemetry" ;;
-	4) echo "mempool/turbomem: add held-object tracking" ;;
-	5) echo "test/mempool: add turbomem driver test" ;;
+	2) echo "mempool/turbomem: add lock-free LIFO of object indexes" ;;
+	3) echo "mempool/turbomem: add pool operations" ;;
+	4) echo "mempool/turbomem: add pool memory on huge pages" ;;
+	5) echo "mempool/turbomem: add statistics and telemetry" ;;
+	6) echo "mempool/turbomem: add held-object tracking" ;;
+	7) echo "test/mempool: add turbomem driver test" ;;
 	esac
 }
 
@@ -93,26 +104,52 @@ series_body() {
 	EOF
 	;;
 	2) cat <<-'EOF'
-	The pool itself: a lock-free LIFO of object indexes, the mempool ops
-	mapping DPDK's all-or-nothing dequeue and never-failing enqueue onto
-	it, and the pool's memory: without hugepages, private anonymous
-	memory advised for transparent huge pages and bound to the pool's
-	NUMA node, added to an external heap that the mempool library
-	populates from.
+	The free objects of a pool are kept in a lock-free LIFO whose head
+	is one 8-byte word (the top group and a tag), changed with one
+	compare-and-swap per bulk get or put, so that a thread preempted or
+	killed in a get or put holds up no other. Objects are 32-bit
+	indexes, in groups of up to 32 whose members live in blocks of 16
+	taken from a free list; an lcore that only frees pushes onto a list
+	of its own, which a get takes whole when the head runs short.
 
-	The per-lcore counters of the fast path come with it, since the
-	get path reads them; they are reported in the next patch. The hooks
-	of held-object tracking are present and inert until it is added.
+	This is the algorithm a reviewer needs to read on its own, with the
+	memory ordering of every atomic beside it. It is built here and used
+	by the pool in the next patch.
 	EOF
 	;;
 	3) cat <<-'EOF'
+	The pool itself: the mempool ops mapping DPDK's all-or-nothing
+	dequeue and never-failing enqueue onto the LIFO, and the object map
+	from index to object and back. Objects are in the memory the
+	mempool library reserves, as with any driver.
+
+	The per-lcore counters of the fast path come with it, since the
+	get path writes them; they are reported in a later patch. The hooks
+	of pool memory and of held-object tracking are present and inert
+	until those are added.
+	EOF
+	;;
+	4) cat <<-'EOF'
+	Without hugepages, EAL's memory is 4 KB pages and every object access
+	risks a TLB miss. Give each pool made in --no-huge mode its own
+	malloc heap of private anonymous memory, advised for transparent
+	huge pages and bound to the NUMA node of the pool's socket before
+	first touch; hugetlbfs memory is left as EAL gives it.
+
+	Add the pool configuration (struct rte_pmd_turbomem_config, and the
+	process defaults of TURBOMEM_CONFIG) and rte_pmd_turbomem_mem_info,
+	which reports what backs a pool: bytes in huge pages, page size,
+	backing kind, node and why THP or binding is off.
+	EOF
+	;;
+	5) cat <<-'EOF'
 	An operator sizing a pool needs to see how it is used: gets, puts,
 	failed gets and contention per pool, and what backs its memory.
 	Add rte_pmd_turbomem_stats_get/reset, summing the per-lcore counters,
 	and the telemetry commands /turbomem/list and /turbomem/info.
 	EOF
 	;;
-	4) cat <<-'EOF'
+	6) cat <<-'EOF'
 	When a pool runs dry the question is who holds its objects.
 	Tracking records, per object, the lcore or thread that got it and
 	when; reports group the objects out of the pool by holder, with ages,
@@ -122,7 +159,7 @@ series_body() {
 	secondary processes show too.
 	EOF
 	;;
-	5) cat <<-'EOF'
+	7) cat <<-'EOF'
 	Run the driver's contract in the fast-tests suite: all-or-nothing
 	gets, counts, statistics and held-object reports of a turbomem pool,
 	and the errors of the API on a pool of another driver.
@@ -131,27 +168,29 @@ series_body() {
 	esac
 }
 
-# series_claimed FILE: the patch whose globs name FILE, else 2 for a driver
-# file (the pool).
+# series_claimed FILE: the patch whose globs name FILE, else the pool's
+# for a driver file.
 series_claimed() {
 	local f=$1 n g
-	for n in 1 3 4 5; do
+	for n in $(seq "$TM_SERIES_PATCHES"); do
 		for g in $(series_files $n); do
 			# shellcheck disable=SC2053
 			[[ $f == $g ]] && { echo $n; return; }
 		done
 	done
-	echo 2
+	echo "$TM_SERIES_POOL"
 }
 
 # series_cut_header N FILE: the public header as patch N has it: without
 # the sections of later patches (from the doc comment above the first
-# statistics item, then the first held-object item, to the C++ tail).
+# configuration item, then the first statistics item, then the first
+# held-object item, to the C++ tail).
 series_cut_header() {
 	local n=$1 f=$2 pat
 	case $n in
-	2) pat='^struct rte_pmd_turbomem_stats [{]' ;;
-	3) pat='^enum rte_pmd_turbomem_holder_kind [{]' ;;
+	1|2|3) pat='^#define RTE_PMD_TURBOMEM_ENV ' ;;
+	4) pat='^struct rte_pmd_turbomem_stats [{]' ;;
+	5) pat='^enum rte_pmd_turbomem_holder_kind [{]' ;;
 	*) cat "$f"; return ;;
 	esac
 	awk -v pat="$pat" '
@@ -169,27 +208,50 @@ series_cut_header() {
 }
 
 # series_cut_guide N FILE: the guide as patch N has it: without the
-# sections (title and body, up to the next title of that level) of later
-# patches.
+# sections (title and body, up to the next title of that level, and the
+# label above the title) of later patches, and without the references in
+# parentheses, " (`Title`_)", to them; any other reference to them fails.
 series_cut_guide() {
 	local n=$1 f=$2 drop
 	case $n in
-	1|2) drop='Statistics and Telemetry|Held Objects' ;;
-	3) drop='Held Objects' ;;
+	1|2|3) drop='Pool Configuration|Pool Memory|Statistics and Telemetry|Held Objects' ;;
+	4) drop='Statistics and Telemetry|Held Objects' ;;
+	5) drop='Held Objects' ;;
 	*) cat "$f"; return ;;
 	esac
-	awk -v drop="^($drop)\$" '
+	awk -v drop="$drop" '
 		{ l[NR] = $0 }
 		END {
+			nd = split(drop, dt, "|")
+			for (k = 1; k <= nd; k++)
+				gone[dt[k]] = 1
 			for (i = 1; i <= NR; i++) {
 				if (i < NR && l[i + 1] ~ /^-+$/ && length(l[i + 1]) == length(l[i])) {
-					skip = (l[i] ~ drop)
-					if (skip) found++
+					skip = (l[i] in gone)
+					found += skip
+					for (j = i - 1; skip && j > 0 && (l[j] == "" || l[j] ~ /^\.\. _[^ ]+:$/); j--)
+						if (l[j] != "")
+							out[j] = 0
 				}
-				if (!skip) print l[i]
+				out[i] = !skip
 			}
-			if (found != split(drop, a, "|")) exit 1
-		}' "$f" || { echo "series: $f: a section of /$drop/ is missing" >&2; return 1; }
+			for (i = 1; i <= NR; i++) {
+				if (!out[i])
+					continue
+				s = l[i]
+				for (k = 1; k <= nd; k++) {
+					r = "`" dt[k] "`_"
+					while ((p = index(s, " (" r ")")) > 0)
+						s = substr(s, 1, p - 1) substr(s, p + length(r) + 3)
+					if (index(s, r) > 0) {
+						print "series: line " i ": " r " names a section of a later patch" > "/dev/stderr"
+						bad = 1
+					}
+				}
+				print s
+			}
+			if (found != nd || bad) exit 1
+		}' "$f" || { echo "series: $f: a section of /$drop/ is missing or still named" >&2; return 1; }
 }
 
 # series_meson FILE PRESENT...: the driver's meson.build listing only the
@@ -235,7 +297,7 @@ series_edit() {
 				print "F: drivers/mempool/turbomem/"
 				print "F: doc/guides/mempool/turbomem.rst"
 			}' "$in" > "$out" ;;
-	5:MAINTAINERS)
+	7:MAINTAINERS)
 		awk '{ print }
 			/^F: doc\/guides\/mempool\/turbomem.rst$/ {
 				print "F: app/test/test_mempool_turbomem.c"
@@ -258,7 +320,7 @@ series_edit() {
 				print ""
 			}
 			{ print }' "$in" > "$out" ;;
-	5:app/test/meson.build)
+	7:app/test/meson.build)
 		awk '{ print } /^    \047test_mempool_perf.c\047:/ {
 			print "    \047test_mempool_turbomem.c\047: [\047mempool_turbomem\047],"
 		}' "$in" > "$out" ;;
@@ -271,7 +333,7 @@ series_edit() {
 series_dpdk_edits() {
 	case $1 in
 	1) echo "drivers/mempool/meson.build MAINTAINERS .mailmap doc/guides/mempool/index.rst doc/guides/rel_notes/release_26_07.rst" ;;
-	5) echo "MAINTAINERS app/test/meson.build" ;;
+	7) echo "MAINTAINERS app/test/meson.build" ;;
 	esac
 }
 
@@ -319,9 +381,12 @@ series_commit() {
 		[ "$(series_claimed "$rel")" -le "$n" ] || continue
 		present+=("${rel##*/}")
 	done
-	if [ -e "$tm_top/scripts/series/turbomem_track.h" ] && [ "$n" -lt 4 ] && [ "$n" -ge 2 ]; then
-		present+=(turbomem_track.h)
-	fi
+	# The pool's hooks into features of later patches, inert until those
+	# (scripts/series/).
+	for f in "$tm_top"/scripts/series/*.h; do
+		[ "$n" -ge "$TM_SERIES_POOL" ] &&
+			[ "$(series_claimed "$TM_SERIES_DRV/${f##*/}")" -gt "$n" ] && present+=("${f##*/}")
+	done
 	for f in "${present[@]}"; do
 		rel=$TM_SERIES_DRV/$f
 		case $f in
@@ -329,10 +394,8 @@ series_commit() {
 			series_meson "$tm_top/$rel" "${present[@]}" > "$tmp/f" ;;
 		rte_pmd_turbomem.h)
 			series_cut_header "$n" "$tm_top/$rel" > "$tmp/f" ;;
-		turbomem_track.h)
-			if [ "$n" -lt 4 ]; then cp "$tm_top/scripts/series/turbomem_track.h" "$tmp/f"
+		*)	if [ "$(series_claimed "$rel")" -gt "$n" ]; then cp "$tm_top/scripts/series/$f" "$tmp/f"
 			else cp "$tm_top/$rel" "$tmp/f"; fi ;;
-		*) cp "$tm_top/$rel" "$tmp/f" ;;
 		esac || return 1
 		put "$rel" "$tmp/f" || return 1
 	done
@@ -345,9 +408,7 @@ series_commit() {
 		esac
 	done
 	rel=doc/guides/mempool/turbomem.rst
-	if [ "$n" -ne 2 ] && [ "$n" -ne 5 ]; then
-		series_cut_guide "$n" "$tm_top/$rel" > "$tmp/f" && put "$rel" "$tmp/f" || return 1
-	fi
+	series_cut_guide "$n" "$tm_top/$rel" > "$tmp/f" && put "$rel" "$tmp/f" || return 1
 	for rel in $(series_dpdk_edits "$n"); do
 		git -C "$src" show "$parent:$rel" > "$tmp/in" || return 1
 		series_edit "$n" "$rel" "$tmp/in" "$tmp/f" && put "$rel" "$tmp/f" || return 1
@@ -365,11 +426,11 @@ series_commit() {
 	rm -rf "$tmp"
 }
 
-# series_build_commits SRC: the five commits on base; prints the last.
+# series_build_commits SRC: the series' commits on base; prints the last.
 series_build_commits() {
 	local src=$1 c n
 	c=$(git -C "$src" rev-parse base) || return 1
-	for n in 1 2 3 4 5; do
+	for n in $(seq "$TM_SERIES_PATCHES"); do
 		c=$(series_commit "$src" "$c" "$n") || { echo "series: patch $n failed" >&2; return 1; }
 	done
 	echo "$c"
@@ -461,8 +522,10 @@ series_autotest() {
 		--mbuf-pool-ops-name=turbomem 2>&1) || rc=$?
 	eal_remove "tm-series-$2-$$"
 	printf '%s\n' "$out" | tail -5
-	echo "turbomem pools: $(grep -c 'turbomem: pool ' <<<"$out")"
-	[ $rc -eq 0 ] && grep -q 'Test OK' <<<"$out" && grep -q 'turbomem: pool ' <<<"$out"
+	# A pool used turbomem: its memory report (from the pool memory
+	# patch on) or a dump naming its ops.
+	echo "turbomem pools: $(grep -c 'turbomem: pool ' <<<"$out") reported, $(grep -c 'ops_name: <turbomem>' <<<"$out") dumped"
+	[ $rc -eq 0 ] && grep -q 'Test OK' <<<"$out" && grep -qE 'turbomem: pool |ops_name: <turbomem>' <<<"$out"
 }
 
 series_check() {
@@ -495,16 +558,16 @@ series_check() {
 		am -q "$work"/patches/*.patch) > "$work/logs/am.log" 2>&1
 	series_result "git am" $? "$(ls "$work"/patches/*.patch | wc -l) patches on v$TM_SERIES_VERSION"
 	mapfile -t commits < <(git -C "$src" rev-list --reverse base..HEAD)
-	[ ${#commits[@]} -eq 5 ] || { series_result "git am" 1 "${#commits[@]} commits applied"; return 1; }
+	[ ${#commits[@]} -eq "$TM_SERIES_PATCHES" ] || { series_result "git am" 1 "${#commits[@]} commits applied"; return 1; }
 	series_same "$src" > "$work/logs/same.log" 2>&1
 	series_result "same files" "$(grep -c . "$work/logs/same.log")" \
 		"driver, guide and test files that differ between the series and the repository"
 
-	# Each patch built with gcc; mempool_autotest after the pool patch.
+	# Each patch built with gcc; mempool_autotest after the pool patches.
 	series_configure "$root/build-gcc" "$src" gcc -Dcheck_includes=true ||
 		{ series_result build-gcc 1 "configure failed"; return 1; }
 	local bad=0 targets
-	for n in 1 2 3 4 5; do
+	for n in $(seq "$TM_SERIES_PATCHES"); do
 		c=${commits[$((n - 1))]}
 		git -C "$src" checkout -q "$c"
 		t=$SECONDS
@@ -517,9 +580,9 @@ series_check() {
 		fi
 		# The guide's tools of no build, per patch.
 		series_tools_patch "$src" "$n" >> "$work/logs/tools-per-patch.log" 2>&1
-		if [ "$n" = 2 ]; then
-			series_autotest "$root/build-gcc" mempool_autotest > "$work/logs/pool-mempool.log" 2>&1
-			series_result "patch 2 test" $? "mempool_autotest on turbomem"
+		if [ "$n" -ge "$TM_SERIES_POOL" ] && [ "$n" -le $((TM_SERIES_POOL + 1)) ]; then
+			series_autotest "$root/build-gcc" mempool_autotest > "$work/logs/pool-$n-mempool.log" 2>&1
+			series_result "patch $n test" $? "mempool_autotest on turbomem"
 		fi
 	done
 	series_result "build gcc" $bad "patches that fail ninja, -Dwerror=true"

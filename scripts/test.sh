@@ -36,7 +36,8 @@
 #          .rst lines of at most 100 columns, and 26.07's
 #          devtools/check-git-log.sh over the commits since that check
 #          was added; then that it fails where it must (style-bad-input.sh),
-#          as no-leftovers.sh must (leftovers-bad-input.sh)
+#          as no-leftovers.sh must (leftovers-bad-input.sh) and the patch
+#          series' generator (series-bad-input.sh)
 #   ovs    "meson test --suite ovs" in ./build: Open vSwitch with DPDK
 #          (Debian's openvswitch-switch-dpdk, a private instance) on
 #          turbomem: forwarding, real packets, reconfiguration under
@@ -188,6 +189,7 @@ stage_style() {
 	# fast stage's check of EAL leftovers must.
 	sh app/test-turbomem/style-bad-input.sh "$(pwd)" 2>&1 | tee -a "$out" || rc=$?
 	sh app/test-turbomem/leftovers-bad-input.sh "$(pwd)" 2>&1 | tee -a "$out" || rc=$?
+	sh app/test-turbomem/series-bad-input.sh "$(pwd)" 2>&1 | tee -a "$out" || rc=$?
 	[ $rc -eq 0 ] || details+=("style:"$'\n'"$(grep -v '^log: \|^doc: [0-9]' "$out" | head -20 | sed 's/^/    /')")
 	return $rc
 }

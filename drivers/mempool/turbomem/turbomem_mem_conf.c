@@ -5,7 +5,7 @@
 /*
  * Pool memory, configuration: a pool's own rte_pmd_turbomem_config, else
  * the process defaults of RTE_PMD_TURBOMEM_ENV, read once. What the
- * settings do: doc/guides/mempool/turbomem.rst, "Configuration" and
+ * settings do: doc/guides/mempool/turbomem.rst, "Pool Configuration" and
  * "Pool Memory".
  */
 
