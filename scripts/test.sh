@@ -52,7 +52,8 @@
 #          forbidden-token rules over the driver, and the series cell: the
 #          driver as a patch series on 26.07 with DPDK's own checks
 #          (scripts/series.sh check); prints a table (scripts/dpdk.sh
-#          matrix, DPDK builds cached in ~/.cache/turbomem)
+#          matrix, DPDK builds cached in ~/.cache/turbomem); under
+#          scripts/no-leftovers.sh
 #   numa   NUMA placement on two nodes: one guest of two NUMA nodes booted
 #          with virtme-ng (KVM or TCG) runs the placement checks on the
 #          ./build plugin and on the mutants of app/test-turbomem/
@@ -311,7 +312,9 @@ stage_matrix() {
 	case " $TM_TEST_STAGES " in
 	*" fast "*) export TM_MATRIX_FAST_SYSTEM="the fast stage" ;;
 	esac
-	MESON=$MESON NINJA=$NINJA bash scripts/dpdk.sh matrix build-matrix 2>&1 |
+	# Under no-leftovers.sh, as the fast stage: the cells run DPDK's
+	# own tests and testpmd, which leave their runtime directories.
+	MESON=$MESON NINJA=$NINJA bash scripts/no-leftovers.sh bash scripts/dpdk.sh matrix build-matrix 2>&1 |
 		tee "$out" || rc=$?
 	[ $rc -ne 0 ] || return 0
 	details+=("matrix: $(sed -n '/^turbomem DPDK matrix/,/^failed:/p' "$out")")
