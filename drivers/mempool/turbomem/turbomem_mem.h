@@ -21,8 +21,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <rte_mempool.h>
-
 #include "rte_pmd_turbomem.h"
 
 struct turbomem_pool;

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include <eal_export.h>
-#include <rte_common.h>
 #include <rte_memory.h>
 #include <rte_mempool.h>
 #include <rte_string_fns.h>

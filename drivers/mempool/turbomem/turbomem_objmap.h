@@ -46,11 +46,13 @@
  * chunk may move the chunk table.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include <rte_common.h>
-#include <rte_mempool.h>
+#include <rte_branch_prediction.h>
 #include <rte_reciprocal.h>
+
+struct rte_mempool;
 
 /** Unconstrained layout: a shift that makes every offset "page 0". */
 #define TM_OBJMAP_NO_PAGE_SHIFT 63

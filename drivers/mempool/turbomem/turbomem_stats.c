@@ -12,11 +12,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
-#include <string.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
-#include <rte_mempool.h>
 #include <rte_per_lcore.h>
 
 #include "turbomem_private.h"

@@ -33,7 +33,6 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
-#include <rte_lcore.h>
 
 #include "tm_lifo.h"
 
@@ -82,7 +81,6 @@ struct turbomem_stats {
 	struct turbomem_stats_block thread[TURBOMEM_STATS_THREADS];
 	struct turbomem_stats_block any; /**< LCORE_ID_ANY threads beyond */
 };
-
 
 /*
  * The counts of the fast path. lc is the thread's rte_lcore_id(), read

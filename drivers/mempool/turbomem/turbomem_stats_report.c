@@ -11,8 +11,6 @@
 #include <string.h>
 
 #include <eal_export.h>
-#include <rte_common.h>
-#include <rte_mempool.h>
 
 #include "turbomem_private.h"
 

@@ -43,10 +43,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <rte_branch_prediction.h>
-#include <rte_mempool.h>
-
-#include "tm_atomic.h"
 #include "turbomem_private.h"
 
 /** One object's record: 16 bytes per object of the pool. */
