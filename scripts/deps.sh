@@ -55,6 +55,7 @@ packages=(
 	codespell           # ... checkpatches.sh's spelling check
 	coccinelle          # ... devtools/cocci.sh
 	doxygen             # ... DPDK's documentation build (-Denable_docs=true)
+	iwyu                # ... devtools/process-iwyu.py (unused includes)
 )
 # shellcheck disable=SC2206
 packages+=(${TM_DEPS_EXTRA:-})

@@ -40,7 +40,8 @@
 #   turbomem; -Dcheck_includes=true (rte_pmd_turbomem.h alone in C and
 #   C++); devtools/checkpatches.sh (the kernel's checkpatch.pl, codespell),
 #   check-git-log.sh, check-meson.py, check-spdx-tag.sh,
-#   check-doc-vs-code.sh, cocci.sh on the driver; the documentation build
+#   check-doc-vs-code.sh, cocci.sh and process-iwyu.py (include-what-you-use)
+#   on the driver; the documentation build
 #   (-Denable_docs=true) without a warning naming the new guide.
 #   Prints a table of check and findings; fails on any finding.
 #
@@ -737,7 +738,33 @@ series_tools() {
 	printf '%s\n' "$out" > "$work/logs/check-doc-vs-code.log"
 	series_result check-doc-vs-code "$(grep -c . <<<"$out" || true)" "compares the flow tables of net drivers' guides with code"
 	series_cocci "$src" "$work"
+	series_iwyu "$src" "$root" "$work"
 	cd "$tm_top" || return 1
+}
+
+# series_iwyu SRC ROOT WORK: new_driver.rst's "unused headers", as DPDK
+# finds them: include-what-you-use on the driver's and the test's sources
+# (the clang build's compile_commands.json: no check_includes objects to
+# rebuild), then devtools/process-iwyu.py, which removes each include IWYU
+# calls unused and keeps the removal where the build still passes. A kept
+# removal is a finding; the tree is restored after.
+series_iwyu() {
+	local src=$1 b=$2/build-clang work=$3 f files=() n
+	command -v iwyu_tool >/dev/null ||
+		{ series_result iwyu 1 "iwyu_tool not found (scripts/deps.sh series)"; return; }
+	# Paths relative to the build: process-iwyu.py skips absolute ones.
+	for f in "$src"/drivers/mempool/turbomem/*.c "$src"/app/test/test_mempool_turbomem.c; do
+		files+=("$(realpath --relative-to="$b" "$f")")
+	done
+	(cd "$b" && nice iwyu_tool -p . -j "$(nproc)" "${files[@]}") > "$work/logs/iwyu.log" 2>&1
+	(cd "$work/logs" && PATH=/usr/bin:$PATH /usr/bin/python3 "$src/devtools/process-iwyu.py" \
+		-b "$b" -d turbomem "$work/logs/iwyu.log") > "$work/logs/process-iwyu.out" 2>&1
+	n=$(grep -c 'SUCCESS$' "$work/logs/process-iwyu.out" || true)
+	git -C "$src" diff > "$work/logs/iwyu-removals.diff"
+	git -C "$src" checkout -q -f HEAD
+	grep -q 'should remove' "$work/logs/iwyu.log" ||
+		{ series_result iwyu 1 "no IWYU report (logs/iwyu.log)"; return; }
+	series_result iwyu "$n" "includes process-iwyu.py removes with the build passing ($(grep -c 'skipped$\|FAILED$' "$work/logs/process-iwyu.out") kept: needed, or rte_string_fns.h with libbsd)"
 }
 
 # cocci.sh over the files of the series: each semantic patch of
