@@ -21,7 +21,6 @@
 
 #include <rte_build_config.h>
 #include <rte_common.h>
-#include <rte_errno.h>
 #include <rte_string_fns.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
