@@ -366,8 +366,16 @@ series_tree() {
 # series_commit SRC PARENT N: commit patch N on PARENT without touching
 # the work tree (a private index); prints the commit.
 series_commit() {
-	local src=$1 parent=$2 n=$3 f g rel tmp present=() idx
-	tmp=$(mktemp -d)
+	local tmp rc=0
+	tmp=$(mktemp -d) || return 1
+	series_commit_in "$tmp" "$@" || rc=$?
+	rm -rf "$tmp"
+	return $rc
+}
+
+# series_commit_in TMP SRC PARENT N: series_commit's work, in TMP.
+series_commit_in() {
+	local tmp=$1 src=$2 parent=$3 n=$4 f g rel present=() idx
 	idx=$tmp/index
 	export GIT_INDEX_FILE=$idx
 	git -C "$src" read-tree "$parent" || return 1
@@ -424,7 +432,6 @@ series_commit() {
 	GIT_COMMITTER_NAME=$(series_name) GIT_COMMITTER_EMAIL=$(sed 's/.*<\(.*\)>.*/\1/' <<<"$TM_SERIES_AUTHOR") \
 	GIT_AUTHOR_DATE="2026-07-31T00:00:00Z" GIT_COMMITTER_DATE="2026-07-31T00:00:00Z" \
 		git -C "$src" commit-tree "$tree" -p "$parent" -m "$msg"
-	rm -rf "$tmp"
 }
 
 # series_build_commits SRC: the series' commits on base; prints the last.

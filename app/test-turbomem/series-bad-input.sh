@@ -6,14 +6,11 @@
 # a copy of TOP's files as they are, and fails, naming the cause, where the
 # guide or the public header cannot be cut by patch: a reference to a
 # section of a later patch outside parentheses, a section of a later patch
-# renamed, the public header without its C++ tail.
+# renamed, the public header without its C++ tail; and leaves no
+# temporary file either way.
 top=$1
 . "$(cd "$(dirname "$0")" && pwd)/expect.sh"
-TM_DPDK_TARBALL=$(cd "$top" && bash -c '. scripts/dpdk.sh && dpdk_tarball 26.07') ||
-	{ echo "FAIL: no DPDK 26.07 tarball for $top (scripts/dpdk.sh dpdk_tarball)"; exit 1; }
-export TM_DPDK_TARBALL
-d=$(mktemp -d) || exit 1
-trap 'rm -rf "$d"' EXIT
+release_work "$top"
 bad=0
 mkdir "$d/c"
 (cd "$top" && tar -cf - scripts drivers/mempool/turbomem doc/guides/mempool \
@@ -22,9 +19,12 @@ cd "$d/c" || exit 1
 guide=doc/guides/mempool/turbomem.rst
 hdr=drivers/mempool/turbomem/rte_pmd_turbomem.h
 
-run() { # WANT-RC PATTERN WHAT
-	out=$(bash scripts/series.sh generate "$d/out" 2>&1)
+run() { # WANT-RC PATTERN WHAT; and no temporary file left
+	mkdir -p "$d/tmp"
+	out=$(TMPDIR=$d/tmp bash scripts/series.sh generate "$d/out" 2>&1)
 	expect $? "$@"
+	left=$(ls -A "$d/tmp")
+	[ -z "$left" ] || { echo "FAIL: $3: left in TMPDIR: $left"; bad=1; rm -rf "$d/tmp"; }
 }
 
 run 0 "0007-test-mempool-add-turbomem-driver-test.patch" "the files as they are"

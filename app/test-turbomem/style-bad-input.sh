@@ -12,11 +12,7 @@ top=$1
 git -C "$top" log --format=%H --diff-filter=A -- scripts/check-style.sh | grep -q . ||
 	{ echo "SKIP: $top has no commit adding scripts/check-style.sh"; exit 77; }
 # The clone's origin is TOP, so the release tarball is found from TOP.
-TM_DPDK_TARBALL=$(cd "$top" && bash -c '. scripts/dpdk.sh && dpdk_tarball 26.07') ||
-	{ echo "FAIL: no DPDK 26.07 tarball for $top (scripts/dpdk.sh dpdk_tarball)"; exit 1; }
-export TM_DPDK_TARBALL
-d=$(mktemp -d) || exit 1
-trap 'rm -rf "$d"' EXIT
+release_work "$top"
 bad=0
 git clone -q "$top" "$d/c" || exit 1
 cd "$d/c" || exit 1
