@@ -364,6 +364,21 @@ fi
 find_meson
 log "meson: $MESON ($("$MESON" --version)), ninja: $NINJA ($("$NINJA" --version))"
 
+# The stages reserve 2 MB hugepages (reserve_hugepages never lowers a
+# reservation): at the end, and on any exit, nr_hugepages goes back to
+# what it was before the run (the kernel keeps pages still in use).
+hp2m_sys=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+hp2m_before=$(cat "$hp2m_sys" 2>/dev/null || echo -)
+hp2m_restore() {
+	local cur
+	[ "$hp2m_before" != - ] && [ -w "$hp2m_sys" ] || return 0
+	cur=$(cat "$hp2m_sys")
+	[ "$cur" -gt "$hp2m_before" ] || return 0
+	echo "$hp2m_before" > "$hp2m_sys" 2>/dev/null || true
+	log "2 MB hugepages: nr_hugepages $cur -> $(cat "$hp2m_sys"), as before the run"
+}
+trap hp2m_restore EXIT
+
 # A command that meson test runs under (stage_fast sets it).
 meson_runner=()
 summary=()
@@ -388,6 +403,7 @@ for s in $TM_TEST_STAGES; do
 	summary+=("$(printf '%-6s %-12s %5ss%s' "$s" "$result" "$dt" "${counts:+  [$counts]}")")
 	log "=== stage $s: $result in ${dt}s ==="
 done
+hp2m_restore
 
 echo
 echo "turbomem test summary (stages: $TM_TEST_STAGES)"
