@@ -24,8 +24,8 @@
 #   7 the autotest in app/test (REGISTER_FAST_TEST)
 #   A driver file goes to the patch whose glob (series_files) names it first;
 #   every other file of drivers/mempool/turbomem goes to patch 3 (the
-#   pool), so a new driver file lands there without a change here. The public header and the
-#   guide grow by section (series_cut_header, series_cut_guide: a
+#   pool), so a new driver file lands there without a change here. The
+#   public header and the guide grow by section (series_sections; a
 #   reference in parentheses to a section not there yet is left out); the
 #   driver's meson.build lists the sources present (series_meson).
 #   The last patch leaves every file equal to the repository's, except
@@ -75,6 +75,26 @@ series_files() {
 	6) echo "$TM_SERIES_DRV/turbomem_track*.c $TM_SERIES_DRV/turbomem_track.h doc/guides/mempool/turbomem_held_example.txt" ;;
 	7) echo "app/test/test_mempool_turbomem.c" ;;
 	esac
+}
+
+# series_sections N: what patch N adds to the guide (its section titles,
+# "|" between them) and, on a second line, where its part of the public
+# header starts (a pattern of the line under its first doc comment).
+series_sections() {
+	case $1 in
+	4) printf '%s\n' 'Pool Configuration|Pool Memory' '^#define RTE_PMD_TURBOMEM_ENV ' ;;
+	5) printf '%s\n' 'Statistics and Telemetry' '^struct rte_pmd_turbomem_stats [{]' ;;
+	6) printf '%s\n' 'Held Objects' '^enum rte_pmd_turbomem_holder_kind [{]' ;;
+	esac
+}
+
+# series_later N LINE: line LINE (1: guide, 2: header) of series_sections
+# of every patch after N, one each.
+series_later() {
+	local m
+	for m in $(seq $(($1 + 1)) "$TM_SERIES_PATCHES"); do
+		series_sections "$m" | sed -n "$2p"
+	done
 }
 
 series_subject() {
@@ -183,17 +203,12 @@ series_claimed() {
 }
 
 # series_cut_header N FILE: the public header as patch N has it: without
-# the sections of later patches (from the doc comment above the first
-# configuration item, then the first statistics item, then the first
-# held-object item, to the C++ tail).
+# the parts of later patches (from the doc comment above the first one's
+# start to the C++ tail).
 series_cut_header() {
 	local n=$1 f=$2 pat
-	case $n in
-	1|2|3) pat='^#define RTE_PMD_TURBOMEM_ENV ' ;;
-	4) pat='^struct rte_pmd_turbomem_stats [{]' ;;
-	5) pat='^enum rte_pmd_turbomem_holder_kind [{]' ;;
-	*) cat "$f"; return ;;
-	esac
+	pat=$(series_later "$n" 2 | head -1)
+	[ -n "$pat" ] || { cat "$f"; return; }
 	awk -v pat="$pat" '
 		{ l[NR] = $0 }
 		$0 ~ pat && !cut { cut = NR }
@@ -214,12 +229,8 @@ series_cut_header() {
 # parentheses, " (`Title`_)", to them; any other reference to them fails.
 series_cut_guide() {
 	local n=$1 f=$2 drop
-	case $n in
-	1|2|3) drop='Pool Configuration|Pool Memory|Statistics and Telemetry|Held Objects' ;;
-	4) drop='Statistics and Telemetry|Held Objects' ;;
-	5) drop='Held Objects' ;;
-	*) cat "$f"; return ;;
-	esac
+	drop=$(series_later "$n" 1 | paste -sd '|')
+	[ -n "$drop" ] || { cat "$f"; return; }
 	awk -v drop="$drop" '
 		{ l[NR] = $0 }
 		END {
@@ -626,7 +637,7 @@ series_check() {
 	done
 
 	# DPDK's tools.
-	series_tools "$src" "$work"
+	series_tools "$src" "$work" "$root"
 	series_docs "$src" "$root" "$work"
 	git -C "$src" checkout -q base
 	rm -rf "$key"
@@ -710,9 +721,9 @@ series_tools_patch() {
 	)
 }
 
-# series_tools SRC WORK: devtools on the applied series (HEAD).
+# series_tools SRC WORK ROOT: devtools on the applied series (HEAD).
 series_tools() {
-	local src=$1 work=$2 cp out n valid
+	local src=$1 work=$2 root=$3 cp out n valid
 	cd "$src" || return 1
 	if cp=$(series_checkpatch); then
 		out=$(DPDK_CHECKPATCH_PATH=$cp DPDK_CHECKPATCH_CODESPELL=/usr/share/codespell/dictionary.txt \
