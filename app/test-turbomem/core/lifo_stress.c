@@ -23,14 +23,19 @@
  *             - ABA: a pop of X (X -> Y) preempted before its commit; the
  *               other pops X and Y, pushes W and X: the stale commit fails
  *               by its tag, the pop gets X, the next pop W, not Y;
+ *             - ABA on a walk: a pop of 2 of X -> Y -> Z (groups of one)
+ *               preempted before its commit; the other pops X and Y,
+ *               pushes X back: the stale commit (head Z) fails by its tag,
+ *               the pop gets X and Z;
  *             - push retry: the other pushes Y under a push of X: X's
  *               retry links X over Y;
  *             - failed get: a pop of 3 of 3 loses 1 to the other: -ENOENT,
  *               table untouched, count 2; the same for a pop of 2 of a
  *               group of 4 that loses 3 (part of the top group);
- *             - stale link: a pop of 2 reads the head {K} (K, A below),
- *               the other pops both, pushes K alone and A on top: the pop
- *               must re-read the head and take A and K, not fail;
+ *             - stale link: the walk of a pop of 2 reads the head {K}
+ *               (K, A below), the other pops both, pushes K alone and A
+ *               on top: the pop must re-read the head and take A and K,
+ *               not fail;
  *             - backoff: an operation whose CAS loses 7 times returns 7
  *               retries and paused 2^min(r, 4) times after the r-th;
  *             - put list: gets count and take both lists, a take links
@@ -417,6 +422,16 @@ aba_hook(void)
 	push1(s1, ex_x);
 }
 
+/* X over Y over Z, groups of one: a walk takes X and Y, X goes back alone. */
+static void
+aba_walk_hook(void)
+{
+	struct obj *o[2];
+
+	ex_ret = pop(s1, o, 2) < 0 || o[0] != ex_x || o[1] != ex_y;
+	push1(s1, ex_x);
+}
+
 static void
 push_hook(void)
 {
@@ -441,6 +456,13 @@ stale_hook(void)
 	ex_ret = pop(s1, o, 2) < 0 || o[0] != ex_x || o[1] != ex_w;
 	push1(s1, ex_x);
 	push1(s1, ex_w);
+}
+
+/* Arms stale_hook for the next read: the walk's, after tm_lifo_pop's. */
+static void
+stale_arm_hook(void)
+{
+	hook_read = stale_hook;
 }
 
 /* backoff: before each of its first ex_left attempts, push a spare. */
@@ -524,6 +546,23 @@ exact_races(void)
 		FAIL("exact aba: stale commit: popped %p (Y, held, is %p), expected W %p",
 			(void *)t[0], (void *)ex_y, (void *)ex_w);
 
+	/*
+	 * ABA on a walk (a pop of 2 groups): its commit must fail on the tag,
+	 * or it sets the head to Z, which the stale walk read under Y.
+	 */
+	push1(s0, all[3]);
+	push1(s0, ex_y);
+	push1(s0, ex_x);
+	hook_commit = aba_walk_hook;
+	r = pop(s0, t, 2);
+	if (hook_commit != NULL || ex_ret != 0)
+		FAIL("exact aba walk: the interfering pop did not run as planned");
+	if (r < 0 || t[0] != ex_x || t[1] != all[3])
+		FAIL("exact aba walk: pop returned %d, %p %p (X %p, Z %p)", r,
+			(void *)t[0], (void *)t[1], (void *)ex_x,
+			(void *)all[3]);
+	rest("aba walk", 0);
+
 	/* push retry, on an empty list */
 	hook_commit = push_hook;
 	push1(s0, ex_x);
@@ -565,12 +604,12 @@ exact_races(void)
 	if (pop(s0, t, 1) < 0 || t[0] != all[3])
 		FAIL("exact failed top get: the key left is not the last object");
 
-	/* stale link: K (ex_x) on A (ex_w), a pop of 2 under stale_hook */
+	/* stale link: K (ex_x) on A (ex_w), a pop of 2, stale_hook in its walk */
 	ex_x = all[0];
 	ex_w = all[1];
 	push1(s0, ex_w);
 	push1(s0, ex_x);
-	hook_read = stale_hook;
+	hook_read = stale_arm_hook;
 	r = pop(s0, t, 2);
 	if (hook_read != NULL || ex_ret != 0)
 		FAIL("exact stale link: the interference did not run as planned");
@@ -762,7 +801,7 @@ exact(void)
 	exact_put_list();
 	exact_blocks();
 	push(s0, all, nb_objs, false);
-	printf("tm-lifo-stress: exact: ABA, push retry, failed gets, stale link, backoff, put list, blocks checked\n");
+	printf("tm-lifo-stress: exact: ABA, ABA on a walk, push retry, failed gets, stale link, backoff, put list, blocks checked\n");
 	free(t);
 	free(all);
 }
