@@ -193,5 +193,10 @@ printf '%-32s %-12s %-40s %5s\n' mutant result "killing test" seconds
 for r in "${rows[@]}"; do
 	echo "$r"
 done
+# One line per mutant not killed, which the test runner's summary keeps.
+for r in "${rows[@]}"; do
+	read -r n res _ <<<"$r"
+	[ "$res" = killed ] || echo "FAIL: mutant $n: $res (logs: $logs/$n.*.log)"
+done
 echo "mutants: ${#rows[@]} run, $bad not killed, $((SECONDS - t_all)) s"
 [ $bad -eq 0 ]

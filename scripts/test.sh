@@ -117,11 +117,13 @@ meson_test() {
 	counts=${counts:+$counts; }$c
 	skips_of "$dir" "$name" || rc=1
 	if [ $rc -ne 0 ]; then
-		# The failed tests' lines ("N/M suite / name FAIL ..."), for the
-		# summary: a CI that keeps only the end of the output still
-		# says which test failed.
-		details+=("$name:"$'\n'"$(grep -E ' (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$out" |
-			sed 's/^ *//; s/  */ /g' | awk '!seen[$0]++' | head -10 | sed 's/^/    /')")
+		# The failed tests' lines ("N/M suite / name FAIL ..."), and the
+		# first "FAIL: ..." lines their logs printed, for the summary: a
+		# CI that keeps only the end of the output still says which test
+		# failed, and why.
+		details+=("$name:"$'\n'"$({ grep -E ' (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$out" |
+			sed 's/^ *//; s/  */ /g' | awk '!seen[$0]++' | head -10
+			grep -E '^FAIL: ' "$out" | awk '!seen[$0]++' | head -10; } | sed 's/^/    /')")
 	fi
 	return $rc
 }
