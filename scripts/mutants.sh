@@ -102,7 +102,10 @@ for f in "${files[@]}"; do
 	if [ -z "$suite" ] || [ -z "$what" ]; then
 		result=BAD-HEADER
 	elif has_diff "$f"; then
-		if ! (cd "$src" && patch -p1 -F0 -s --no-backup-if-mismatch -r - < "$f") \
+		# A dry run first: a patch whose later hunk fails would leave
+		# the earlier ones applied, and the next mutants on them.
+		if ! (cd "$src" && patch -p1 -F0 -s --dry-run -r - < "$f" &&
+				patch -p1 -F0 -s --no-backup-if-mismatch -r - < "$f") \
 				> "$logs/$name.patch.log" 2>&1; then
 			cat "$logs/$name.patch.log"
 			result=NO-APPLY
