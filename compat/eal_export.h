@@ -6,9 +6,10 @@
 #define TURBOMEM_COMPAT_EAL_EXPORT_H
 
 /*
- * The repository's one compatibility header: what the driver, written
- * for a DPDK 26.07 tree, uses of such a tree that other builds lack. The
- * DPDK patch series leaves compat/ out (scripts/series.sh).
+ * The repository's compatibility header: what the driver, written for a
+ * DPDK 26.07 tree, uses of such a tree that other builds lack, but for
+ * <rte_stdatomic.h> (stdatomic/, DPDK < 23.11). The DPDK patch series
+ * leaves compat/ out (scripts/series.sh).
  *
  * Given with -I and -include to the out-of-tree build (meson.build) and
  * to the driver in DPDK 22.11's tree (scripts/dpdk.sh, with version.map):

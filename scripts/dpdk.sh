@@ -209,13 +209,18 @@ _dpdk_options() {
 # the files that differ (ninja then recompiles only what changed). A tree
 # older than DPDK 25.07 (no eal_export.h) gets the compatibility header
 # and version.map of compat/ too, the header given to every file
-# (-include), as the out-of-tree build does.
+# (-include), as the out-of-tree build does; one older than 23.11 also
+# compat/stdatomic's rte_stdatomic.h (the driver's directory is on its
+# include path).
 _dpdk_sync_driver() {
 	local dst=$1 f src=$tm_top/drivers/mempool/turbomem tmp
+	local tree=${1%/drivers/mempool/turbomem}
 	tmp=$(mktemp -d)
 	cp "$src"/* "$tmp/"
-	if [ ! -e "${dst%/drivers/mempool/turbomem}/lib/eal/common/eal_export.h" ]; then
-		cp "$tm_top"/compat/* "$tmp/"
+	[ -e "$tree/lib/eal/include/rte_stdatomic.h" ] ||
+		cp "$tm_top/compat/stdatomic/rte_stdatomic.h" "$tmp/"
+	if [ ! -e "$tree/lib/eal/common/eal_export.h" ]; then
+		cp "$tm_top"/compat/eal_export.h "$tm_top"/compat/version.map "$tmp/"
 		printf '%s\n' "" "# compat/eal_export.h (scripts/dpdk.sh): a DPDK older than 25.07." \
 			"cflags += ['-include', meson.current_source_dir() / 'eal_export.h']" >> "$tmp/meson.build"
 	fi
@@ -231,7 +236,8 @@ _dpdk_sync_driver() {
 }
 
 dpdk_driver_sha() {
-	(cd "$tm_top" && cat -- drivers/mempool/turbomem/* compat/* | sha256sum | cut -c1-12)
+	(cd "$tm_top" && cat -- drivers/mempool/turbomem/* compat/*.* compat/stdatomic/* |
+		sha256sum | cut -c1-12)
 }
 
 # dpdk_libdir PREFIX: the directory of the shared libraries (and pkgconfig),

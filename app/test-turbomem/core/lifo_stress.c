@@ -27,6 +27,8 @@
  *               preempted before its commit; the other pops X and Y,
  *               pushes X back: the stale commit (head Z) fails by its tag,
  *               the pop gets X and Z;
+ *             - link: a push of X over Y commits, the other at once pops
+ *               2: X and Y, not what X's link named before;
  *             - push retry: the other pushes Y under a push of X: X's
  *               retry links X over Y;
  *             - failed get: a pop of 3 of 3 loses 1 to the other: -ENOENT,
@@ -103,6 +105,9 @@ enum shape { SHAPE_MIXED, SHAPE_PIPELINE, SHAPE_ABA, SHAPE_NOFAIL, SHAPE_EXACT }
 static const char * const shape_names[] = {
 	"mixed", "pipeline", "aba", "nofail", "exact",
 };
+
+/* This thread's rte_pause calls (core/shim/rte_pause.h). */
+_Thread_local unsigned long lifo_pauses;
 
 static struct obj *objs;
 static struct tm_lifo *lifo;
@@ -458,6 +463,15 @@ stale_hook(void)
 	push1(s1, ex_w);
 }
 
+/* Right after the push of X over Y committed: take 2 from the top. */
+static void
+link_hook(void)
+{
+	struct obj *o[2];
+
+	ex_ret = pop(s1, o, 2) < 0 || o[0] != ex_x || o[1] != ex_y;
+}
+
 /* Arms stale_hook for the next read: the walk's, after tm_lifo_pop's. */
 static void
 stale_arm_hook(void)
@@ -481,10 +495,10 @@ fail_hook(void)
 static void
 transit_hook(void)
 {
-	unsigned long before = pauses;
+	unsigned long before = lifo_pauses;
 
 	ex_ret = pop(s1, t + 1, 1);
-	ex_pauses = pauses - before;
+	ex_pauses = lifo_pauses - before;
 }
 
 #define BACKOFF_FAILS 7
@@ -507,7 +521,7 @@ backoff_case(const char *what, bool is_push, unsigned int n,
 	ex_spare = spare;
 	ex_left = BACKOFF_FAILS;
 	hook_commit = fail_hook;
-	pauses = 0;
+	lifo_pauses = 0;
 	if (is_push)
 		ret = (int)tm_lifo_push(lifo, s0, (void * const *)all, n,
 				to_idx, NULL, false);
@@ -515,9 +529,9 @@ backoff_case(const char *what, bool is_push, unsigned int n,
 		ret = pop(s0, t, n);
 	if (hook_commit != NULL || ex_left != 0)
 		FAIL("exact backoff, %s: the interfering pushes did not run", what);
-	if (ret != BACKOFF_FAILS || pauses != want)
+	if (ret != BACKOFF_FAILS || lifo_pauses != want)
 		FAIL("exact backoff, %s: returned %d after %lu pauses, expected %d after %lu",
-			what, ret, pauses, BACKOFF_FAILS, want);
+			what, ret, lifo_pauses, BACKOFF_FAILS, want);
 	if (!is_push && t[0] != spare[0])
 		FAIL("exact backoff, %s: the pop did not start at the last push",
 			what);
@@ -562,6 +576,21 @@ exact_races(void)
 			(void *)t[0], (void *)t[1], (void *)ex_x,
 			(void *)all[3]);
 	rest("aba walk", 0);
+
+	/*
+	 * Link before commit: X's link names W (an old push), then a push of
+	 * X over Y commits and at once the other takes 2: X and Y, not W.
+	 */
+	push1(s0, ex_w);
+	push1(s0, ex_x);
+	if (pop(s0, t, 2) < 0)
+		FAIL("exact link: the pop of X and W failed");
+	push1(s0, ex_y);
+	hook_committed = link_hook;
+	push1(s0, ex_x);
+	if (hook_committed != NULL || ex_ret != 0)
+		FAIL("exact link: a pop of 2 right after the push of X over Y did not get X then Y");
+	rest("link", 0);
 
 	/* push retry, on an empty list */
 	hook_commit = push_hook;
@@ -619,10 +648,10 @@ exact_races(void)
 	rest("stale link", 0);
 
 	/* backoff: none alone; a push and a pop of 2 groups and 4 objects */
-	pauses = 0;
+	lifo_pauses = 0;
 	push(s0, all, 1, false);
-	if (pop(s0, t, 1) != 0 || pauses != 0)
-		FAIL("exact backoff: %lu pauses without contention", pauses);
+	if (pop(s0, t, 1) != 0 || lifo_pauses != 0)
+		FAIL("exact backoff: %lu pauses without contention", lifo_pauses);
 	backoff_case("push", true, TM_LIFO_GROUP + 4, &all[TM_LIFO_GROUP + 4]);
 	backoff_case("pop", false, TM_LIFO_GROUP + 4,
 			&all[TM_LIFO_GROUP + 4 + BACKOFF_FAILS]);
@@ -801,7 +830,7 @@ exact(void)
 	exact_put_list();
 	exact_blocks();
 	push(s0, all, nb_objs, false);
-	printf("tm-lifo-stress: exact: ABA, ABA on a walk, push retry, failed gets, stale link, backoff, put list, blocks checked\n");
+	printf("tm-lifo-stress: exact: ABA, ABA on a walk, link, push retry, failed gets, stale link, backoff, put list, blocks checked\n");
 	free(t);
 	free(all);
 }
@@ -922,6 +951,7 @@ main(int argc, char **argv)
 	blocks_check("filled");
 
 #ifdef TM_LIFO_TEST_HOOKS
+	hook_head = (uintptr_t)&lifo->head;
 	if (shape == SHAPE_EXACT) {
 		exact();
 		nb_threads = 0;

@@ -8,8 +8,9 @@
 /**
  * @file
  * Lock-free LIFO of object groups: the core of the turbomem mempool driver.
- * Freestanding (tm_atomic.h falls back to C11 atomics) for the harnesses,
- * ThreadSanitizer and mutants. The design page explains it; a summary:
+ * It calls no EAL function (tm_atomic.h), so that the core harness builds
+ * it alone, for ThreadSanitizer and mutants too. The design page explains
+ * it; a summary:
  *
  * Each object has an index and a 16-byte node {link, block, obj}. Free
  * objects form a list of groups of up to G = 32, named by their key, the
@@ -51,6 +52,7 @@
  */
 
 #include <errno.h>
+#include <sched.h>
 #include <stdalign.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -82,17 +84,6 @@ extern "C" {
 	((uint64_t)TM_LIFO_NIL << 32 | TM_LIFO_NIL << TM_LIFO_POS_BITS)
 /** Rounds of 64 pauses a short get waits for a take of the put list. */
 #define TM_LIFO_TRANSIT_SPINS 4096
-
-/* Test-only preemption points; the core harness defines them (-include). */
-#ifndef TM_LIFO_TEST_YIELD
-#define TM_LIFO_TEST_YIELD() do { } while (0)
-#endif
-#ifndef TM_LIFO_TEST_YIELD_READ
-#define TM_LIFO_TEST_YIELD_READ() do { } while (0)
-#endif
-#ifndef TM_LIFO_TEST_PAUSE
-#define TM_LIFO_TEST_PAUSE() tm_pause()
-#endif
 
 /* Atomic types as names (RTE_ATOMIC(t) may be plain t): a pointer, a word. */
 typedef RTE_ATOMIC(void *) tm_lifo_obj_t;
@@ -220,7 +211,7 @@ tm_lifo_backoff(unsigned int r)
 	unsigned int k;
 
 	for (k = 0; k < (1u << (r < 4 ? r : 4)); k++)
-		TM_LIFO_TEST_PAUSE();
+		rte_pause();
 }
 
 /*
@@ -288,7 +279,7 @@ tm_lifo_batch_take(struct tm_lifo *l, struct tm_lifo_stash *st)
 		st->blk[i + 1] = tm_lifo_high(w);
 	}
 	/* As in tm_lifo_stash_put. */
-	tm_compiler_barrier();
+	rte_compiler_barrier();
 	st->cnt = cnt;
 	return true;
 }
@@ -308,7 +299,7 @@ tm_lifo_stash_put(struct tm_lifo *l, struct tm_lifo_stash *st, uint32_t b)
 {
 	st->blk[st->cnt] = b;
 	/* A process killed here leaves its successor no stale entry. */
-	tm_compiler_barrier();
+	rte_compiler_barrier();
 	st->cnt++;
 	if (st->cnt == 2 * TM_LIFO_BATCH - 1) {
 		st->cnt -= TM_LIFO_BATCH;
@@ -343,7 +334,6 @@ tm_lifo_push_commit(struct tm_lifo *l, uint32_t ref, uint32_t bottom,
 		/* Relaxed: published by the CAS. */
 		rte_atomic_store_explicit(&l->node[bottom].link,
 				tm_lifo_low(old), rte_memory_order_relaxed);
-		TM_LIFO_TEST_YIELD();
 		/*
 		 * Release: publishes the groups. The high half is the tag,
 		 * kept, or the put list's bottom key where it was empty.
@@ -428,8 +418,8 @@ tm_lifo_puts_short(struct tm_lifo *l, uint64_t seen)
 		if (spins == TM_LIFO_TRANSIT_SPINS)
 			return -EBUSY;
 		for (k = 0; k < 64; k++)
-			TM_LIFO_TEST_PAUSE();
-		tm_yield();
+			rte_pause();
+		sched_yield();
 	}
 	if (spins != 0)
 		return 1;
@@ -446,7 +436,7 @@ tm_lifo_prefetch_block(struct tm_lifo *l, uint32_t b, bool w)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(struct tm_lifo_block); i += 64)
-		w ? tm_prefetch_w(p + i) : tm_prefetch(p + i);
+		w ? tm_prefetch_w(p + i) : rte_prefetch0(p + i);
 }
 
 /* Copy cnt pointers in fixed pieces: a variable memcpy is a call or REP MOVSB. */
@@ -507,7 +497,7 @@ tm_lifo_group_link(struct tm_lifo *l, void * const *objs, unsigned int k,
  * the end of the table, each linked to the one made before; the last made
  * is the top. Each group's lines are prefetched for writing ahead of it.
  */
-static tm_noinline unsigned int
+static __rte_noinline unsigned int
 tm_lifo_push_groups(struct tm_lifo *l, struct tm_lifo_stash *st,
 		void * const *objs, unsigned int n, tm_lifo_to_idx_t *to_idx,
 		const void *ctx, bool puts)
@@ -574,7 +564,7 @@ tm_lifo_push(struct tm_lifo *l, struct tm_lifo_stash *st,
 }
 
 /* A pop of several groups or of part of one, out of line (tm_lifo_pop). */
-static tm_noinline int
+static __rte_noinline int
 tm_lifo_pop_walk(struct tm_lifo *l, struct tm_lifo_stash *st, void **objs,
 		unsigned int n)
 {
@@ -587,7 +577,6 @@ tm_lifo_pop_walk(struct tm_lifo *l, struct tm_lifo_stash *st, void **objs,
 	/* Acquire: pairs with the release of the head's last writer. */
 	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
 	for (;;) {
-		TM_LIFO_TEST_YIELD_READ();
 		ref = tm_lifo_low(old);
 		pb = TM_LIFO_NIL;
 		for (got = 0, nb_tail = 0; got < n; got += take) {
@@ -611,7 +600,7 @@ tm_lifo_pop_walk(struct tm_lifo *l, struct tm_lifo_stash *st, void **objs,
 						&tm_lifo_block(l, pb)->batch,
 						rte_memory_order_relaxed);
 					if (h < l->capacity)
-						tm_prefetch(&l->node[h]);
+						rte_prefetch0(&l->node[h]);
 				}
 				pb = b;
 				if (b < l->nb_blocks)
@@ -650,7 +639,6 @@ tm_lifo_pop_walk(struct tm_lifo *l, struct tm_lifo_stash *st, void **objs,
 			old = cur;
 			continue;
 		}
-		TM_LIFO_TEST_YIELD();
 		/*
 		 * acq_rel: release keeps the walk's reads before the commit
 		 * (others may rewrite a shared group's block after it),
@@ -706,14 +694,12 @@ tm_lifo_pop(struct tm_lifo *l, struct tm_lifo_stash *st, void **objs,
 
 	/* Acquire: pairs with the release of the head's last writer. */
 	old = rte_atomic_load_explicit(&l->head, rte_memory_order_acquire);
-	TM_LIFO_TEST_YIELD_READ();
 	ref = tm_lifo_low(old);
 	pos = tm_lifo_ref_pos(ref);
 	/* A top group of exactly n inline: ab.sh 1 lcore bulk 16 1.48x. */
 	if (tm_lifo_ref_idx(ref) >= l->capacity || TM_LIFO_GROUP - pos != n)
 		return tm_lifo_pop_walk(l, st, objs, n);
 	nd = &l->node[tm_lifo_ref_idx(ref)];
-	TM_LIFO_TEST_YIELD();
 	/* Relaxed link: a stale one fails the CAS. Orders as the walk's. */
 	if (!rte_atomic_compare_exchange_strong_explicit(&l->head, &old,
 			tm_lifo_pack(rte_atomic_load_explicit(&nd->link,
