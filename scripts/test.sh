@@ -119,9 +119,8 @@ meson_test() {
 	if [ $rc -ne 0 ]; then
 		# The failed tests' lines ("N/M suite / name FAIL ..."), and the
 		# first "FAIL: ..." lines their logs printed (a tool's name may
-		# come first), for the summary: a
-		# CI that keeps only the end of the output still says which test
-		# failed, and why.
+		# come first), for the summary: a CI that keeps only the end of
+		# the output still says which test failed, and why.
 		details+=("$name:"$'\n'"$({ grep -E ' (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$out" |
 			sed 's/^ *//; s/  */ /g' | awk '!seen[$0]++' | head -10
 			grep -E '(^|: )FAIL: ' "$out" | awk '!seen[$0]++' | head -10; } | sed 's/^/    /')")
