@@ -36,5 +36,7 @@
 	atomic_fetch_add_explicit(ptr, val, mo)
 #define rte_atomic_fetch_sub_explicit(ptr, val, mo) \
 	atomic_fetch_sub_explicit(ptr, val, mo)
+#define rte_atomic_fetch_or_explicit(ptr, val, mo) \
+	atomic_fetch_or_explicit(ptr, val, mo)
 
 #endif /* TURBOMEM_COMPAT_RTE_STDATOMIC_H */

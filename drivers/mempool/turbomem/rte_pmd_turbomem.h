@@ -165,8 +165,9 @@ int rte_pmd_turbomem_stats_get(const struct rte_mempool *mp,
 		struct rte_pmd_turbomem_stats *stats);
 
 /**
- * Reset the statistics of a turbomem pool (not atomic with respect to
- * concurrent gets and puts: counts made meanwhile may be lost).
+ * Reset the statistics of a turbomem pool: later reads count from the
+ * sums read now (a get or put that runs meanwhile may fall on either
+ * side). The pool's count of objects does not change.
  *
  * @return 0, or -EINVAL if mp is NULL or not a turbomem pool.
  */

@@ -230,9 +230,7 @@ turbomem_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 static unsigned int
 turbomem_get_count(const struct rte_mempool *mp)
 {
-	const struct turbomem_pool *tp = mp->pool_data;
-
-	return tm_lifo_count(tp->lifo);
+	return turbomem_count(mp->pool_data);
 }
 
 /*

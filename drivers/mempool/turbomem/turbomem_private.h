@@ -63,6 +63,13 @@ turbomem_bytes_add(struct turbomem_pool *tp, int64_t n)
 			rte_memory_order_relaxed);
 }
 
+/** Objects the driver holds: O(threads that used the pool), no walk. */
+static inline uint32_t
+turbomem_count(const struct turbomem_pool *tp)
+{
+	return turbomem_stats_avail(tp->stats, tp->map.nb_objs);
+}
+
 /**
  * Whether mp uses the turbomem ops. Checked by name: ops pointers differ
  * between processes.

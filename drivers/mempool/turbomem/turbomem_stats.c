@@ -86,8 +86,11 @@ turbomem_stats_claim(struct turbomem_stats *s, uint32_t tid)
 			if (rte_atomic_compare_exchange_strong_explicit(
 					&b->owner, &owner, tid,
 					rte_memory_order_acquire,
-					rte_memory_order_relaxed))
+					rte_memory_order_relaxed)) {
+				if (b->listed == 0)
+					turbomem_stats_enlist(s, RTE_MAX_LCORE + i);
 				return b;
+			}
 		}
 	}
 	return NULL;
@@ -178,4 +181,73 @@ turbomem_stats_thread_get(struct turbomem_stats *s, unsigned int n, int ret)
 	if (ret != 0)
 		TURBOMEM_STATS_ANY_ADD(s, cas_retries, (unsigned int)ret);
 	return 0;
+}
+
+void
+turbomem_stats_enlist(struct turbomem_stats *s, unsigned int i)
+{
+	struct turbomem_stats_block *b = i < RTE_MAX_LCORE ? &s->lcore[i] :
+		&s->thread[i - RTE_MAX_LCORE];
+
+	/*
+	 * Relaxed: a count that misses a block enlisted meanwhile is a
+	 * snapshot of an instant before; at rest every bit and count shows.
+	 */
+	rte_atomic_fetch_or_explicit(&s->used[i / 64], UINT64_C(1) << (i % 64),
+			rte_memory_order_relaxed);
+	b->listed = 1;
+}
+
+/* Block number i of the used mask. */
+static inline const struct turbomem_stats_block *
+turbomem_stats_block_of(const struct turbomem_stats *s, unsigned int i)
+{
+	return i < RTE_MAX_LCORE ? &s->lcore[i] : &s->thread[i - RTE_MAX_LCORE];
+}
+
+/* The sum of one counter (gets: true; puts: false) over the used blocks. */
+static uint64_t
+turbomem_stats_objs(const struct turbomem_stats *s,
+		const uint64_t used[TURBOMEM_STATS_USED_WORDS], bool gets)
+{
+	uint64_t n = 0, bits;
+	unsigned int w, i;
+
+	for (w = 0; w < TURBOMEM_STATS_USED_WORDS; w++) {
+		for (bits = used[w]; bits != 0; bits &= bits - 1) {
+			i = w * 64 + rte_bsf64(bits);
+			/* Plain loads of counters written plainly (stats.h). */
+			n += gets ? turbomem_stats_block_of(s, i)->get_objs :
+				turbomem_stats_block_of(s, i)->put_objs;
+		}
+	}
+	return n;
+}
+
+/*
+ * Every get first, then every put: a get and the put of its objects that
+ * both fall between the two passes count only the put, so that the sum is
+ * at least the objects held when the gets were read (less the puts
+ * committed but not counted yet) and at most that plus the gets of the
+ * read; never the far too low sum of a reader preempted between a block's
+ * get count and a put count read before it.
+ */
+uint32_t
+turbomem_stats_avail(const struct turbomem_stats *s, uint32_t populated)
+{
+	uint64_t used[TURBOMEM_STATS_USED_WORDS], got, put;
+	unsigned int w;
+	int64_t n;
+
+	for (w = 0; w < TURBOMEM_STATS_USED_WORDS; w++)
+		/* Relaxed: see turbomem_stats_enlist. */
+		used[w] = rte_atomic_load_explicit(&s->used[w],
+				rte_memory_order_relaxed);
+	got = s->any.get_objs + turbomem_stats_objs(s, used, true);
+	/* Acquire: the gets' loads come before the puts' loads. */
+	rte_atomic_thread_fence(rte_memory_order_acquire);
+	put = s->any.put_objs + turbomem_stats_objs(s, used, false);
+	n = (int64_t)populated + (int64_t)(put - got);
+	/* Above populated: gets read while their objects came back. */
+	return n < 0 ? 0 : n > populated ? populated : (uint32_t)n;
 }

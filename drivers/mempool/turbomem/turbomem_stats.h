@@ -29,11 +29,13 @@
  * counts of their unregistered threads the same way.
  */
 
+#include <stdalign.h>
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 
+#include "rte_pmd_turbomem.h"
 #include "tm_lifo.h"
 
 /*
@@ -60,6 +62,11 @@ struct __rte_cache_aligned turbomem_stats_block {
 	 */
 	RTE_ATOMIC(uint32_t) owner;
 	/**
+	 * Not a statistic: nonzero once this block is in the pool's used
+	 * mask (turbomem_stats_enlist); never reset.
+	 */
+	uint32_t listed;
+	/**
 	 * Not a statistic: the lcore's blocks (tm_lifo.h, "Blocks"), on the
 	 * lines its ops write anyway; never reset. Unused in thread blocks.
 	 */
@@ -75,12 +82,41 @@ struct __rte_cache_aligned turbomem_stats_block {
  */
 #define TURBOMEM_STATS_THREADS 64
 
+/* Words of the used mask: a bit per lcore block, then per thread block. */
+#define TURBOMEM_STATS_USED_WORDS \
+	((RTE_MAX_LCORE + TURBOMEM_STATS_THREADS + 63) / 64)
+
 struct turbomem_stats {
 	struct turbomem_stats_block lcore[RTE_MAX_LCORE];
 	/** LCORE_ID_ANY threads, one each (see TURBOMEM_STATS_THREADS) */
 	struct turbomem_stats_block thread[TURBOMEM_STATS_THREADS];
 	struct turbomem_stats_block any; /**< LCORE_ID_ANY threads beyond */
+	/**
+	 * The blocks that ever counted, so that the count of objects
+	 * (turbomem_stats_avail) sums a few lines, not every block. Set
+	 * once per block, read by every count; its own line.
+	 */
+	alignas(RTE_CACHE_LINE_SIZE)
+	RTE_ATOMIC(uint64_t) used[TURBOMEM_STATS_USED_WORDS];
+	/**
+	 * What rte_pmd_turbomem_stats_reset() read: the statistics report
+	 * the blocks' sums minus these, so that the blocks' object counts,
+	 * which the count of objects needs, are never reset.
+	 */
+	struct rte_pmd_turbomem_stats base;
 };
+
+/* Block number i (lcores first, then threads) into the used mask. */
+void turbomem_stats_enlist(struct turbomem_stats *s, unsigned int i);
+
+/**
+ * Objects the pool holds, from the blocks' counts: populated plus the
+ * objects put minus those got, over the used blocks. O(used blocks), no
+ * walk: exact at rest, never above populated, and off by at most the bulk
+ * of each thread between its commit and its count (one killed there).
+ */
+uint32_t turbomem_stats_avail(const struct turbomem_stats *s,
+		uint32_t populated);
 
 /*
  * The counts of the fast path. lc is the thread's rte_lcore_id(), read
@@ -141,6 +177,8 @@ turbomem_stats_count_put(struct turbomem_stats *s, unsigned int lc,
 {
 	if (unlikely(lc >= RTE_MAX_LCORE))
 		return turbomem_stats_thread_put(s, n, retries);
+	if (unlikely(s->lcore[lc].listed == 0))
+		turbomem_stats_enlist(s, lc);
 	return turbomem_stats_block_put(&s->lcore[lc], n, retries);
 }
 
@@ -155,6 +193,8 @@ turbomem_stats_count_get(struct turbomem_stats *s, unsigned int lc,
 {
 	if (unlikely(lc >= RTE_MAX_LCORE))
 		return turbomem_stats_thread_get(s, n, ret);
+	if (unlikely(s->lcore[lc].listed == 0))
+		turbomem_stats_enlist(s, lc);
 	return turbomem_stats_block_get(&s->lcore[lc], n, ret);
 }
 

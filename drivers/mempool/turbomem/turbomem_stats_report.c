@@ -27,20 +27,19 @@ turbomem_stats_sum(struct rte_pmd_turbomem_stats *sum,
 	sum->cas_retries += b->cas_retries;
 }
 
-/*
- * Plain stores: a concurrent owner may overwrite them (documented). The
- * lcore's "got" and stash and a thread block's owner are not statistics
- * and stay.
- */
+/* The blocks' sums, since the pool was made. */
 static void
-turbomem_stats_clear(struct turbomem_stats_block *b)
+turbomem_stats_total(const struct turbomem_stats *s,
+		struct rte_pmd_turbomem_stats *sum)
 {
-	b->get_calls = 0;
-	b->get_objs = 0;
-	b->get_fails = 0;
-	b->put_calls = 0;
-	b->put_objs = 0;
-	b->cas_retries = 0;
+	unsigned int i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		turbomem_stats_sum(sum, &s->lcore[i]);
+	for (i = 0; i < TURBOMEM_STATS_THREADS; i++)
+		turbomem_stats_sum(sum, &s->thread[i]);
+	turbomem_stats_sum(sum, &s->any);
 }
 
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_pmd_turbomem_stats_get, 26.07)
@@ -49,16 +48,18 @@ rte_pmd_turbomem_stats_get(const struct rte_mempool *mp,
 		struct rte_pmd_turbomem_stats *stats)
 {
 	const struct turbomem_pool *tp = turbomem_pool_of(mp);
-	unsigned int i;
+	const struct rte_pmd_turbomem_stats *b;
 
 	if (tp == NULL || stats == NULL)
 		return -EINVAL;
-	memset(stats, 0, sizeof(*stats));
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		turbomem_stats_sum(stats, &tp->stats->lcore[i]);
-	for (i = 0; i < TURBOMEM_STATS_THREADS; i++)
-		turbomem_stats_sum(stats, &tp->stats->thread[i]);
-	turbomem_stats_sum(stats, &tp->stats->any);
+	turbomem_stats_total(tp->stats, stats);
+	b = &tp->stats->base;
+	stats->get_calls -= b->get_calls;
+	stats->get_objs -= b->get_objs;
+	stats->get_fails -= b->get_fails;
+	stats->put_calls -= b->put_calls;
+	stats->put_objs -= b->put_objs;
+	stats->cas_retries -= b->cas_retries;
 	return 0;
 }
 
@@ -67,14 +68,13 @@ int
 rte_pmd_turbomem_stats_reset(struct rte_mempool *mp)
 {
 	struct turbomem_pool *tp = turbomem_pool_of(mp);
-	unsigned int i;
 
 	if (tp == NULL)
 		return -EINVAL;
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		turbomem_stats_clear(&tp->stats->lcore[i]);
-	for (i = 0; i < TURBOMEM_STATS_THREADS; i++)
-		turbomem_stats_clear(&tp->stats->thread[i]);
-	turbomem_stats_clear(&tp->stats->any);
+	/*
+	 * A baseline, not cleared blocks: the writers' lines stay theirs,
+	 * and the object counts stay whole for the count of objects.
+	 */
+	turbomem_stats_total(tp->stats, &tp->stats->base);
 	return 0;
 }

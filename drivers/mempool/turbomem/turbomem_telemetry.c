@@ -90,7 +90,7 @@ turbomem_tel_info(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_uint(d, "elt_size", mp->elt_size);
 	rte_tel_data_add_dict_uint(d, "cache_size", mp->cache_size);
 	/* Objects held by the driver, then by the driver and the caches. */
-	rte_tel_data_add_dict_uint(d, "count", tm_lifo_count(tp->lifo));
+	rte_tel_data_add_dict_uint(d, "count", turbomem_count(tp));
 	rte_tel_data_add_dict_uint(d, "avail_count", rte_mempool_avail_count(mp));
 	rte_tel_data_add_dict_uint(d, "in_use_count", rte_mempool_in_use_count(mp));
 	rte_tel_data_add_dict_uint(d, "get_calls", st.get_calls);
@@ -104,6 +104,11 @@ turbomem_tel_info(const char *cmd __rte_unused, const char *params,
 	 * add up to "blocks" at rest; under traffic they are a snapshot.
 	 */
 	rte_tel_data_add_dict_uint(d, "blocks", tp->lifo->nb_blocks);
+	/*
+	 * The objects on the lists, walked: count less listed is what
+	 * processes killed between a commit and its count left uncounted.
+	 */
+	rte_tel_data_add_dict_uint(d, "listed", tm_lifo_count(tp->lifo));
 	rte_tel_data_add_dict_uint(d, "blocks_free", tm_lifo_blocks_free(tp->lifo));
 	rte_tel_data_add_dict_uint(d, "blocks_stashed", turbomem_stats_stashed(tp->stats));
 	rte_tel_data_add_dict_uint(d, "blocks_grouped", tm_lifo_blocks_grouped(tp->lifo));

@@ -114,7 +114,7 @@ turbomem_track_get(struct turbomem_pool *tp, void * const *objs,
 				rte_memory_order_relaxed);
 	}
 
-	count = tm_lifo_count(tp->lifo);
+	count = turbomem_count(tp);
 	/* Relaxed: statistics, ordering nothing else; a lost race retries. */
 	lw = rte_atomic_load_explicit(&t->low_water, rte_memory_order_relaxed);
 	while (count < lw && !rte_atomic_compare_exchange_weak_explicit(
@@ -162,7 +162,7 @@ turbomem_track_put(struct rte_mempool *mp, struct turbomem_pool *tp,
 			rte_memory_order_relaxed);
 	if (unlikely(thr != 0) && rte_atomic_load_explicit(&t->below,
 			rte_memory_order_relaxed) != 0 &&
-			tm_lifo_count(tp->lifo) + n >= thr)
+			turbomem_count(tp) + n >= thr)
 		/* Relaxed: see turbomem_track_get(). */
 		rte_atomic_store_explicit(&t->below, 0,
 				rte_memory_order_relaxed);
@@ -432,7 +432,7 @@ turbomem_track_report(const struct rte_mempool *mp, unsigned int nb_oldest,
 		h->age_max_us = tm_us(ent[j - 1].age, hz);
 	}
 
-	r->free_count = tm_lifo_count(tp->lifo);
+	r->free_count = turbomem_count(tp);
 	out = r->free_count + r->cache_count;
 	r->in_use = nb_objs > out ? nb_objs - out : 0;
 	/* Snapshots a moment apart: never report a negative unknown. */
