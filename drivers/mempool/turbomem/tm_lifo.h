@@ -21,9 +21,9 @@
  *
  * A push takes a block a group from its caller's stash (one per lcore,
  * trading batches of TM_LIFO_BATCH blocks with a free list), or pushes
- * groups of one where none is left: it never waits or fails. It links its
- * groups privately and commits with one release CAS of the head, tag
- * kept. A pop walks from the head to the reference after its n-th object,
+ * groups of one where none is left, onto the put list: it never waits or
+ * fails. It links its groups privately and commits with one release CAS
+ * of the head, tag kept. A pop walks from the head to the reference after its n-th object,
  * copying aside what it takes of a group that stays listed, and commits
  * {that reference, tag + 1} with one CAS; a failure walks again. Groups
  * taken whole are the caller's after the commit: it copies them then and
@@ -31,8 +31,9 @@
  * CAS (ABA); a push keeps it: linking to a top still the head is right.
  *
  * Put list: lcores that only put (a pipeline's TX side) push onto l->puts,
- * so that the head's line stays with the getters; a get that finds the
- * head short takes it whole. l->transit counts takes under way, which a
+ * so that the head's line stays with the getters, and so does a push short
+ * of blocks, so that its groups of one stay below the head's groups; a get
+ * that finds the head short takes it whole. l->transit counts takes under way, which a
  * short get waits for (TM_LIFO_TRANSIT_SPINS rounds, then -EBUSY).
  * An op spins 2^min(r, 4) pauses after its r-th failed CAS, holding
  * nothing. Private writes are relaxed and published by a release CAS; a
@@ -536,7 +537,12 @@ tm_lifo_push_groups(struct tm_lifo *l, struct tm_lifo_stash *st,
 		key = next;
 		n -= k;
 	}
-	return tm_lifo_push_commit(l, ref, bottom, puts);
+	/*
+	 * Groups of one made for want of a block go to the put list: gets
+	 * then take the head's groups first and free their blocks, so that
+	 * the next pushes group again (a pool never stays broken up).
+	 */
+	return tm_lifo_push_commit(l, ref, bottom, puts || !blocks);
 }
 
 /**
@@ -561,6 +567,23 @@ tm_lifo_push(struct tm_lifo *l, struct tm_lifo_stash *st,
 	key = to_idx(ctx, objs[n - 1]);
 	return tm_lifo_push_commit(l, tm_lifo_group_link(l, objs, n, key, b,
 			TM_LIFO_NIL), key, puts);
+}
+
+/**
+ * Objects of the head's top group where it is not full, else 0 (a full
+ * group, or an empty list): what populate takes back, so that its next
+ * push groups them with the objects of the next chunk.
+ */
+static inline unsigned int
+tm_lifo_top_part(struct tm_lifo *l)
+{
+	/* Relaxed: a hint; the pop that takes them validates it. */
+	uint32_t ref = tm_lifo_low(rte_atomic_load_explicit(&l->head,
+			rte_memory_order_relaxed));
+
+	if (tm_lifo_ref_idx(ref) >= l->capacity || tm_lifo_ref_pos(ref) == 0)
+		return 0;
+	return TM_LIFO_GROUP - tm_lifo_ref_pos(ref);
 }
 
 /* A pop of several groups or of part of one, out of line (tm_lifo_pop). */

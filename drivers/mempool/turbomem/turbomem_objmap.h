@@ -18,14 +18,16 @@
  * holds what fits after the chunk start. Both directions are therefore a
  * few multiplications (reciprocal division), no table per object.
  *
- * Chunks get consecutive index ranges in populate order. With one chunk
- * (the usual case: one memzone) no lookup is needed. With more (IOVA as PA
- * gives one per hugepage; populate_virt/populate_iova of scattered memory
- * gives any number), both directions stay O(1) whatever the chunk count:
- * - index to object: a table of object pointers (8 bytes per object),
- *   used for one chunk too: a load instead of ~30 instructions of
- *   page arithmetic (measured with callgrind, 1-object gets);
- * - object to index: a table of address blocks of 2^blk_shift bytes
+ * Chunks get consecutive index ranges in populate order. Only object to
+ * index is on the fast path (a put names each group by its key's index);
+ * the core keeps the pointers it hands out in its nodes, so index to
+ * object is for reports only: the chunk of the index (a binary search
+ * where there are several), then the placement arithmetic above.
+ * With one chunk (the usual case: one memzone) object to index is
+ * arithmetic only. With more (IOVA as PA gives one per hugepage;
+ * populate_virt/populate_iova of scattered memory gives any number), it
+ * stays O(1) whatever the chunk count: a table of address blocks of
+ * 2^blk_shift bytes
  *   covering the span of the chunks' object addresses (each chunk moved
  *   up by header_size, so that the object pointer itself, not its
  *   element, indexes it), over runs of objects at one stride: each page's

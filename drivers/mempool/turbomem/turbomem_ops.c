@@ -236,7 +236,10 @@ turbomem_get_count(const struct rte_mempool *mp)
 /*
  * Place objects exactly as rte_mempool_op_populate_helper() would (so the
  * default calc_mem_size stays right), record the chunk so that indices map
- * back to these addresses, and push them in batches.
+ * back to these addresses, and push them in batches. The first batch
+ * takes back the part group that the previous chunk left on top, so that
+ * a pool of many small chunks holds full groups as a pool of one does,
+ * and half of its blocks stay free, not one block per chunk.
  */
 static int
 turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
@@ -247,7 +250,7 @@ turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	void *batch[TM_POPULATE_BATCH];
 	struct tm_lifo_stash st = { .cnt = 0 };
 	struct tm_chunk chunk;
-	uint32_t room, n, i, nb = 0;
+	uint32_t room, n, i, nb;
 	size_t pg_sz;
 	int ret;
 
@@ -287,6 +290,9 @@ turbomem_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 		return ret;
 	}
 
+	nb = tm_lifo_top_part(tp->lifo);
+	if (nb != 0 && tm_lifo_pop(tp->lifo, &st, batch, nb) < 0)
+		nb = 0; /* taken meanwhile: the pool is in use */
 	for (i = 0; i < n; i++) {
 		void *obj = tm_chunk_obj(&tp->map, &chunk, i);
 		size_t off = RTE_PTR_DIFF(obj, vaddr);
