@@ -99,8 +99,8 @@ repo=$(pwd)
 
 mode=${1:-quick}
 case "$mode" in
-quick | full | smoke | evidence | evidence-short | results | results-short | vs-dpdk | cache-claim | ovs | crash | crash-short) ;;
-*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|results|results-short|vs-dpdk|cache-claim|ovs|crash|crash-short]" >&2
+quick | full | smoke | evidence | evidence-short | results | results-short | vs-dpdk | cache-claim | ovs | crash | crash-short | gate) ;;
+*) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|results|results-short|vs-dpdk|cache-claim|ovs|crash|crash-short|gate]" >&2
 	exit 2 ;;
 esac
 
@@ -308,6 +308,9 @@ smoke)
 	nonEAL=(2); deep_n=${TM_BENCH_DEEP_N:-8191}; deep_secs=0.05 ;;
 crash | crash-short) # the crash and stop scenarios alone
 	secs=${TM_BENCH_SECONDS:-0.5}; rounds=${TM_BENCH_ROUNDS:-1} ;;
+gate) # turbomem against itself (gate below)
+	secs=${TM_BENCH_SECONDS:-0.2}; rounds=${TM_BENCH_ROUNDS:-7}
+	deep_n=${TM_BENCH_DEEP_N:-16383}; deep_secs=0.2 ;;
 evidence) # the claims of the evidence page (evidence() below)
 	secs=${TM_BENCH_SECONDS:-0.5}; rounds=${TM_BENCH_ROUNDS:-5}
 	deep_n=${TM_BENCH_DEEP_N:-262143}; deep_secs=1 ;;
@@ -830,10 +833,37 @@ crash_set() {
 	exit 0
 }
 
+# gate: the ratios of turbomem to itself in one run (or, for memory
+# modes, two runs of one build), which a shared machine's noise cannot
+# fake, each against its floor (bench_report.py GATES, the testing
+# guide): 1000 chunks and a broken-up pool against one chunk, tracking on
+# against off, deep's --no-huge (turbomem's THP memory) against
+# hugetlbfs. Exits 1 below a floor. CI's perf suite runs it (perf_gate).
+gate() {
+	local pages mnt
+	run gate-chunks "${nohuge[*]} --lcores 0@0,1@1" --scenario chunks --layout "1 lcore" \
+		--handlers turbomem --bulks 16,32,random --keeps 128
+	run gate-track "${nohuge[*]} --lcores 0@0,1@1" --scenario grid --layout "1 lcore" \
+		--handlers turbomem,turbomem+track --bulks 32 --keeps 32 --caches 0
+	run gate-deep-nohuge "--no-huge -m $(( (deep_n * 4096 >> 20) + 256 )) -l 0" \
+		--scenario deep --layout "main lcore" --deep-n "$deep_n" --handlers turbomem \
+		--seconds "$deep_secs"
+	pages=$(( deep_n * 2432 / 2097152 * 5 / 4 + 64 ))
+	if mnt=$(reserve_hugepages "$pages") && [ -n "$mnt" ]; then
+		run gate-deep-hugetlbfs "-m $((pages * 2)) --huge-dir $mnt -l 0" \
+			--scenario deep --layout "main lcore" --deep-n "$deep_n" \
+			--handlers turbomem --seconds "$deep_secs"
+	else
+		log "gate: no hugetlbfs run: cannot reserve $pages 2 MB pages"
+	fi
+	"$PYTHON" scripts/bench_report.py gate "$out/parts"
+}
+
 nohuge=(--no-huge -m 512)
 t0=$SECONDS
 case "$mode" in
 # Its own runs, page and exit.
+gate) gate; exit ;;
 evidence*) evidence ;;
 crash*) crash_set ;;
 results)

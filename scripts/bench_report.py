@@ -31,6 +31,9 @@
   bench_report.py vs-dpdk AUTOTEST.log SPEEDUP GRID.csv...
                                               -> mempool_perf_autotest's
                                                  figures beside the grid's
+  bench_report.py gate PARTS_DIR             -> exit 1 where a ratio of
+                                                 turbomem to itself (GATES)
+                                                 is below its floor
   bench_report.py ab PARTS_DIR VARIANT...     -> scripts/ab.sh's table: per
                                                  row, each variant's median
                                                  turbomem / ring_mp_mc
@@ -2378,6 +2381,68 @@ def crash_cmd(a):
         print("bench_report.py crash: row -> %s" % readme, file=sys.stderr)
 
 
+# The ratios of turbomem to itself that bench.sh gate checks, each with
+# its floor (the testing guide lists them): (name, part, scenario, what is
+# compared, the row measured, the row it is compared with, floor). The
+# figure is speed (Mobj/s) or, for deep, cycles per mbuf inverted. Rows
+# are picked by their fields; a row of another run is matched by its
+# fields too, and the ratio is then of the medians.
+GATES = [
+    ("chunks, bulk 16", "gate-chunks", dict(layout="1000 chunks", bulk="16"),
+     dict(layout="1 chunk", bulk="16"), 0.9),
+    ("chunks, bulk 32", "gate-chunks", dict(layout="1000 chunks", bulk="32"),
+     dict(layout="1 chunk", bulk="32"), 0.9),
+    ("chunks, random bulks", "gate-chunks", dict(layout="1000 chunks", bulk="random"),
+     dict(layout="1 chunk", bulk="random"), 0.9),
+    ("broken up, bulk 16", "gate-chunks", dict(layout="broken up", bulk="16"),
+     dict(layout="1 chunk", bulk="16"), 0.9),
+    ("tracking on / off", "gate-track", dict(handler="turbomem+track"),
+     dict(handler="turbomem"), 0.15),
+    ("--no-huge / hugetlbfs (deep)", "gate-deep", dict(mem="nohuge"),
+     dict(mem="hugetlbfs"), 0.75),
+]
+
+
+def gate(parts_dir):
+    """Each GATES ratio from bench.sh gate's parts: the median of the
+    rounds' ratios where both rows are of one run, else of the medians."""
+    rows = {}
+    for f in sorted(os.listdir(parts_dir)):
+        if f.endswith(".csv"):
+            name = re.sub(r"^\d+-", "", os.path.splitext(f)[0])
+            name = re.sub(r"-(nohuge|hugetlbfs)$", "", name)
+            for r in read_part(os.path.join(parts_dir, f))[1]:
+                r["run"] = f
+                rows.setdefault(name, []).append(r)
+    failed = 0
+    for name, part, want, base, floor in GATES:
+        def pick(sel):
+            sel = dict(dict(handler="turbomem"), **sel)
+            return next((r for r in rows.get(part, []) if all(
+                r.get(k) == v for k, v in sel.items())), None)
+        a, b = pick(want), pick(base)
+        if a is None or b is None:
+            print("GATE %s: no rows (%s) SKIP" % (name, part))
+            continue
+        fig = "mobj_per_s" if num(a.get("mobj_per_s")) is not None \
+            else "cycles_per_obj"
+        ratios = round_ratios(a, b) if a["run"] == b["run"] else []
+        if ratios:
+            r = statistics.median(ratios)
+        else:
+            r = num(a[fig]) / num(b[fig])
+        if fig == "cycles_per_obj":
+            ratios = [1 / x for x in ratios]
+            r = 1 / r
+        ok = r >= floor
+        failed += not ok
+        print("GATE %s: %.3f (floor %.2f%s) %s" % (
+            name, r, floor, "; rounds " + " ".join(
+                "%.2f" % x for x in ratios) if ratios else "",
+            "ok" if ok else "FAIL"))
+    sys.exit(1 if failed else 0)
+
+
 def main():
     a = sys.argv[1:]
     if len(a) < 2:
@@ -2397,6 +2462,8 @@ def main():
         results(args)
     elif cmd == "crash":
         crash_cmd(args)
+    elif cmd == "gate" and len(args) == 1:
+        gate(args[0])
     elif cmd == "ab" and len(args) >= 2:
         ab(args[0], args[1:])
     elif cmd == "vs-dpdk" and len(args) >= 3:

@@ -300,7 +300,7 @@ const char *bench_fig_name(enum bench_fig f);
 
 /* --- the interleaved runner -------------------------------------------- */
 
-#define BENCH_MAX_VARIANTS 2
+#define BENCH_MAX_VARIANTS 3
 
 struct bench_set;
 /*

@@ -456,19 +456,41 @@ BENCH_SCENARIO(grid_scenario);
 
 /*
  * chunks: the grid loop on 1 worker (bulks and keeps of the options, cache
- * 0) over two pools of the same objects: one populated from a single
+ * 0) over three pools of the same objects: one populated from a single
  * chunk, one from BENCH_CHUNKS separate chunks (a few objects each, 4 KB
  * apart, populated in shuffled address order), the shape of a pool that
  * IOVA as PA (one chunk per hugepage) or populate_virt/populate_iova of
- * scattered memory builds. Figures as grid; the row's layout says which
- * pool, and a summary line gives each handler's ratio of the two.
+ * scattered memory builds, and "broken up": one chunk, emptied and put
+ * back in bulks of 2 before the loop, which a driver that groups objects
+ * may hold as small groups and groups of one. Figures as grid; the row's
+ * layout says which pool, and a summary line gives each handler's ratio
+ * of the others to one chunk.
  */
 #define BENCH_CHUNKS 1000
 #define BENCH_CHUNK_GAP 4096
 
+/* Empty mp, then put everything back in bulks of 2; 0 or -1. */
+static int
+chunks_break(struct rte_mempool *mp)
+{
+	void **all = malloc(sizeof(void *) * mp->size);
+	unsigned int i;
+
+	if (all == NULL || rte_mempool_get_bulk(mp, all, mp->size) != 0) {
+		free(all);
+		return -1;
+	}
+	for (i = 0; i + 1 < mp->size; i += 2)
+		rte_mempool_put_bulk(mp, &all[i], 2);
+	if (i < mp->size)
+		rte_mempool_put(mp, all[i]);
+	free(all);
+	return 0;
+}
+
 static struct rte_mempool *
 chunks_pool(const char *ops, unsigned int size, unsigned int nb_chunks,
-		const struct rte_memzone **mzp)
+		bool broken, const struct rte_memzone **mzp)
 {
 	struct rte_mempool *mp;
 	const struct rte_memzone *mz;
@@ -512,6 +534,8 @@ chunks_pool(const char *ops, unsigned int size, unsigned int nb_chunks,
 	free(order);
 	if (mp->populated_size != size)
 		goto fail_pool;
+	if (broken && chunks_break(mp) < 0)
+		goto fail_pool;
 	return mp;
 fail:
 	free(order);
@@ -526,18 +550,18 @@ static int
 chunks_set_measure(struct bench_set *set, unsigned int h, unsigned int v,
 		struct bench_row *row __rte_unused, double fig[BENCH_NB_FIGS])
 {
-	static const unsigned int nb_chunks[2] = { 1, BENCH_CHUNKS };
+	static const unsigned int nb_chunks[3] = { 1, BENCH_CHUNKS, 1 };
 	struct grid_set *g = set->ctx;
 	const struct rte_memzone *mz;
 	unsigned int e = 0;
 
 	g->r.mp = chunks_pool(bench_opts.handlers[h], g->size, nb_chunks[v],
-			&mz);
+			v == 2, &mz);
 	if (g->r.mp == NULL)
 		return 0;
 	fig[BENCH_FIG_MOBJ_S] = grid_measure(&g->r, 1, false,
 			bench_opts.seconds, &fig[BENCH_FIG_CYCLES], &e);
-	g->errs[h * 2 + v] += e;
+	g->errs[h * set->nb_variants + v] += e;
 	rte_mempool_free(g->r.mp);
 	rte_memzone_free(mz);
 	return 0;
@@ -587,14 +611,17 @@ bench_chunks(const struct bench_scenario *sc)
 		if (bulk != BENCH_BULK_RANDOM && keep % bulk != 0)
 			continue;
 		bench_set_init(&set, sc);
-		set.nb_variants = 2;
-		for (v = 0; v < 2; v++) {
+		set.nb_variants = 3;
+		for (v = 0; v < 3; v++) {
 			struct bench_row *p = &set.proto[v];
 
 			if (v > 0)
 				*p = set.proto[0];
-			snprintf(p->layout, sizeof(p->layout), "%u chunk%s",
-				v ? BENCH_CHUNKS : 1, v ? "s" : "");
+			if (v == 2)
+				snprintf(p->layout, sizeof(p->layout), "broken up");
+			else
+				snprintf(p->layout, sizeof(p->layout), "%u chunk%s",
+					v ? BENCH_CHUNKS : 1, v ? "s" : "");
 			snprintf(p->backing, sizeof(p->backing), "-");
 			p->workers = 1;
 			p->cpus = bench_worker_cpus();
@@ -615,11 +642,13 @@ bench_chunks(const struct bench_scenario *sc)
 		if (bench_run_set(&set) != TEST_SUCCESS)
 			ret = TEST_FAILED;
 		for (h = 0; h < o->nb_handlers; h++)
-			if (strncmp(set.rows[h * 2].status, "skip", 4) != 0)
-				printf("chunks: %s bulk %s keep %u: %u chunks / 1 chunk = %.3fx time per object\n",
+			if (strncmp(set.rows[h * 3].status, "skip", 4) != 0)
+				printf("chunks: %s bulk %s keep %u: %u chunks / 1 chunk = %.3fx, broken up / 1 chunk = %.3fx time per object\n",
 					o->handlers[h], bulk_s, keep,
-					BENCH_CHUNKS, set.rows[h * 2].mobj_s /
-					set.rows[h * 2 + 1].mobj_s);
+					BENCH_CHUNKS, set.rows[h * 3].mobj_s /
+					set.rows[h * 3 + 1].mobj_s,
+					set.rows[h * 3].mobj_s /
+					set.rows[h * 3 + 2].mobj_s);
 	}
 	free(g.r.w);
 	return ret;
