@@ -82,6 +82,9 @@
 #                       the key cells (default README.rst; results-short,
 #                       or "": none)
 #   TM_RESULTS_TP_ROUNDS  results: testpmd rounds (default 3; short 1)
+#   TM_RESULTS_ACCEPT   results: the reason (written on the page) to replace
+#                       a page although turbomem ratios fell below 0.8x of its
+#                       (turbomem_testing.rst, "Results Page Guard")
 
 set -euo pipefail
 export LC_ALL=C
@@ -103,6 +106,11 @@ quick | full | smoke | evidence | evidence-short | results | results-short | vs-
 *) echo "usage: $0 [quick|full|smoke|evidence|evidence-short|results|results-short|vs-dpdk|cache-claim|ovs|crash|crash-short|gate]" >&2
 	exit 2 ;;
 esac
+# A reason that says nothing is refused now, not after the runs.
+if [ "$mode" = results ] && [ -n "${TM_RESULTS_ACCEPT+set}" ] &&
+	[ -z "${TM_RESULTS_ACCEPT//[[:space:]]/}" ]; then
+	die "TM_RESULTS_ACCEPT is empty: give the reason for accepting regressions"
+fi
 
 # vs-dpdk: cross-check turbomem_bench's grid against DPDK's own mempool_perf_autotest
 # (Debian's dpdk-test) for ring_mp_mc and lf_stack, same parameters: no
@@ -967,7 +975,10 @@ case "$mode" in smoke | results-short)
 esac
 case "$mode" in
 results)
-	"$PYTHON" scripts/bench_report.py results "$out" "$rs_page" ${rs_readme:+--readme "$rs_readme"}
+	# Nothing written where turbomem got worse than on the page replaced,
+	# unless TM_RESULTS_ACCEPT gives the reason.
+	"$PYTHON" scripts/bench_report.py results "$out" "$rs_page" ${rs_readme:+--readme "$rs_readme"} \
+		${TM_RESULTS_ACCEPT:+--accept "$TM_RESULTS_ACCEPT"}
 	log "results page: $rs_page" ;;
 results-short)
 	doc_copy
