@@ -12,6 +12,8 @@
  * |------------------------|-----------------------------------------------|
  * | turbomem_count_autotest| - pipeline: lcore 0 gets, lcore 1 only puts:  |
  * |                        |   exact at rest, avail + in use == size       |
+ * |                        | - lcore 0 gets, an unregistered thread puts:  |
+ * |                        |   exact at rest                               |
  * |                        | - failed gets (exhaustion) count nothing      |
  * |                        | - sampled while 2 unregistered threads and an |
  * |                        |   lcore get and put: never above the size,    |
@@ -51,6 +53,17 @@ count_put_all(void *arg __rte_unused)
 	for (i = 0; i < COUNT_N; i += COUNT_BULK)
 		rte_mempool_put_bulk(count_mp, &count_objs[i], COUNT_BULK);
 	return 0;
+}
+
+/* A thread without an lcore id: puts what lcore 0 got. */
+static void *
+count_thread_put_half(void *arg __rte_unused)
+{
+	unsigned int i;
+
+	for (i = 0; i < COUNT_N / 2; i += COUNT_BULK)
+		rte_mempool_put_bulk(count_mp, &count_objs[i], COUNT_BULK);
+	return NULL;
 }
 
 /* A worker: gets and puts bulks of 1..COUNT_BULK, holding at most two. */
@@ -115,6 +128,16 @@ test_count(void)
 		"avail %u + in use %u", rte_mempool_avail_count(count_mp),
 		rte_mempool_in_use_count(count_mp));
 
+	/* Lcore 0 gets half, a thread without an lcore id puts it back. */
+	TEST_CHECK(rte_mempool_get_bulk(count_mp, count_objs, COUNT_N / 2) == 0,
+		"get half");
+	TEST_CHECK(tm_test_thread_create(&tid[0], count_thread_put_half,
+			NULL) == 0, "pthread_create");
+	pthread_join(tid[0], NULL);
+	TEST_CHECK(tm_test_raw_count(count_mp) == COUNT_N,
+		"count %u after a thread without an lcore id put back half, want %u",
+		tm_test_raw_count(count_mp), COUNT_N);
+
 	/* Sampled under load: threads without an lcore id and lcore 1. */
 	atomic_store(&count_stop, false);
 	for (started = 0; started < COUNT_THREADS; started++)
@@ -137,12 +160,12 @@ out:
 		rte_eal_mp_wait_lcore();
 	if (ret == TEST_SUCCESS) {
 		if (hi > COUNT_N || lo < COUNT_N - (COUNT_THREADS + 1) * COUNT_HELD) {
-			printf("count sampled in [%u, %u], want within [%u, %u]\n",
+			printf("FAIL: count sampled in [%u, %u], want within [%u, %u]\n",
 				lo, hi, COUNT_N - (COUNT_THREADS + 1) * COUNT_HELD,
 				COUNT_N);
 			ret = TEST_FAILED;
 		} else if (tm_test_raw_count(count_mp) != COUNT_N) {
-			printf("count %u at rest after the threads, want %u\n",
+			printf("FAIL: count %u at rest after the threads, want %u\n",
 				tm_test_raw_count(count_mp), COUNT_N);
 			ret = TEST_FAILED;
 		} else {
