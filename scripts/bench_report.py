@@ -2564,7 +2564,7 @@ GATES = [
     ("broken up, bulk 16", "gate-chunks", dict(layout="broken up", bulk="16"),
      dict(layout="1 chunk", bulk="16"), 0.9),
     ("tracking on / off", "gate-track", dict(handler="turbomem+track"),
-     dict(handler="turbomem"), 0.15),
+     dict(handler="turbomem"), 0.12),
     ("--no-huge / hugetlbfs (deep)", "gate-deep", dict(mem="nohuge"),
      dict(mem="hugetlbfs"), 0.75),
 ]

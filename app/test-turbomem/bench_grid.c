@@ -613,15 +613,15 @@ bench_chunks(const struct bench_scenario *sc)
 		bench_set_init(&set, sc);
 		set.nb_variants = 3;
 		for (v = 0; v < 3; v++) {
+			static const char * const layout[3] = {
+				"1 chunk", RTE_STR(BENCH_CHUNKS) " chunks",
+				"broken up",
+			};
 			struct bench_row *p = &set.proto[v];
 
 			if (v > 0)
 				*p = set.proto[0];
-			if (v == 2)
-				snprintf(p->layout, sizeof(p->layout), "broken up");
-			else
-				snprintf(p->layout, sizeof(p->layout), "%u chunk%s",
-					v ? BENCH_CHUNKS : 1, v ? "s" : "");
+			snprintf(p->layout, sizeof(p->layout), "%s", layout[v]);
 			snprintf(p->backing, sizeof(p->backing), "-");
 			p->workers = 1;
 			p->cpus = bench_worker_cpus();
@@ -641,14 +641,15 @@ bench_chunks(const struct bench_scenario *sc)
 		memset(g.errs, 0, sizeof(g.errs));
 		if (bench_run_set(&set) != TEST_SUCCESS)
 			ret = TEST_FAILED;
-		for (h = 0; h < o->nb_handlers; h++)
-			if (strncmp(set.rows[h * 3].status, "skip", 4) != 0)
-				printf("chunks: %s bulk %s keep %u: %u chunks / 1 chunk = %.3fx, broken up / 1 chunk = %.3fx time per object\n",
+		for (h = 0; h < o->nb_handlers; h++) {
+			const struct bench_row *rw = &set.rows[h * 3];
+
+			if (strncmp(rw->status, "skip", 4) != 0)
+				printf("chunks: %s bulk %s keep %u, time per object over 1 chunk: %u chunks %.3fx, broken up %.3fx\n",
 					o->handlers[h], bulk_s, keep,
-					BENCH_CHUNKS, set.rows[h * 3].mobj_s /
-					set.rows[h * 3 + 1].mobj_s,
-					set.rows[h * 3].mobj_s /
-					set.rows[h * 3 + 2].mobj_s);
+					BENCH_CHUNKS, rw[0].mobj_s / rw[1].mobj_s,
+					rw[0].mobj_s / rw[2].mobj_s);
+		}
 	}
 	free(g.r.w);
 	return ret;
