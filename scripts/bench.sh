@@ -52,9 +52,8 @@
 #   TM_BUILD_DIR        build directory (default build)
 #   TM_BENCH_APP        dpdk-test-turbomem (default $TM_BUILD_DIR/app/...)
 #   TM_PLUGIN           the plugin (default $TM_BUILD_DIR/librte_mempool_turbomem.so)
-#   TM_BENCH_HANDLERS   comma list (default: the app's: ring_mp_mc,
-#                       ring_mt_rts,ring_mt_hts,stack,lf_stack,bucket,turbomem)
-#   TM_BENCH_DEEP_HANDLERS  handlers of deep (default ring_mp_mc,turbomem)
+#   TM_BENCH_HANDLERS   comma list (default: the app's, bench_common.h)
+#   TM_BENCH_DEEP_HANDLERS  handlers of deep (default ring_mp_mc,pile,turbomem)
 #   TM_BENCH_SECONDS, TM_BENCH_ROUNDS   per measurement / rounds
 #   TM_BENCH_DEEP_N     mbufs of deep (default 262143; smoke 8191)
 #   TM_BENCH_HUGE       deep on hugetlbfs: auto (default: when pages can be
@@ -334,7 +333,7 @@ evidence) crash_n=(--kills "${TM_BENCH_KILLS:-20}" --stops "${TM_BENCH_STOPS:-3}
 esac
 handlers=()
 [ -n "${TM_BENCH_HANDLERS:-}" ] && handlers=(--handlers "$TM_BENCH_HANDLERS")
-deep_handlers=${TM_BENCH_DEEP_HANDLERS:-ring_mp_mc,turbomem}
+deep_handlers=${TM_BENCH_DEEP_HANDLERS:-ring_mp_mc,pile,turbomem}
 common=(--seconds "$secs" --rounds "$rounds" --seed "$TM_BENCH_SEED" "${handlers[@]}")
 
 out=$TM_RESULTS_DIR

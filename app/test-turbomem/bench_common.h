@@ -21,8 +21,8 @@
  *
  * Options: --scenario NAME|all|list
  *          --handlers a,b,...   (default ring_mp_mc,ring_mt_rts,ring_mt_hts,
- *                                stack,lf_stack,bucket,turbomem; the first is
- *                                the baseline of the ratios)
+ *                                stack,lf_stack,pile,bucket,turbomem; the
+ *                                first is the baseline of the ratios)
  *          --bulks 1,4,16,32,random  --keeps 32,128,512  --caches 0,default
  *          --bulk N --keep N --cache N   (the same, one value)
  *          --seconds S (0.5) per measurement  --rounds N (3)
@@ -34,9 +34,9 @@
  *          the JSON also holds each scenario's unit, direction and charts,
  *          and the rows the run was expected to produce)
  *
- * Handlers that are not registered, or refuse the workload (bucket with
- * unregistered threads: it indexes per-lcore arrays with rte_lcore_id()),
- * give a row with status "skip: <reason>". No figure is ever made up: a
+ * Handlers that are not registered (pile before DPDK 26.11), or refuse
+ * the workload (bucket with unregistered threads: it indexes per-lcore
+ * arrays with rte_lcore_id()), give a row with status "skip: <reason>". No figure is ever made up: a
  * failed measurement has status "error: ..." and empty figures.
  * No timing assertions anywhere: these commands measure, they do not judge.
  *

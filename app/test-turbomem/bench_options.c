@@ -19,7 +19,7 @@
 
 static const char * const default_handlers[] = {
 	"ring_mp_mc", "ring_mt_rts", "ring_mt_hts", "stack", "lf_stack",
-	"bucket", "turbomem",
+	"pile", "bucket", "turbomem",
 };
 
 static int
