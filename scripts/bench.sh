@@ -722,13 +722,15 @@ evidence() {
 	ev_tp_mems=(nohuge)
 	[ -n "$hp_mnt2m" ] && ev_tp_mems+=(2m)
 	[ -n "$ev_mnt1g" ] && ev_tp_mems+=(1g)
+	# The two handlers the page's claims compare.
 	if [ $ev_short = 1 ]; then
 		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=5 TM_CMP_SKIP=1 TM_CMP_LAST=2
-			TM_CMP_CACHES=default "TM_CMP_PMD_OPTS=--total-num-mbufs=8192")
+			TM_CMP_CACHES=default "TM_CMP_PMD_OPTS=--total-num-mbufs=8192"
+			"TM_CMP_HANDLERS=${ev_two/,/ }")
 		testpmd_compare 1 "${ev_tp_mems[@]}"
 	else
 		# 12 s: under load, testpmd takes seconds to populate its pool.
-		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=12)
+		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=12 "TM_CMP_HANDLERS=${ev_two/,/ }")
 		testpmd_compare 2 "${ev_tp_mems[@]}"
 	fi
 
@@ -756,7 +758,7 @@ evidence() {
 # are kept (the README's few come from it).
 #
 #   scripts/bench.sh results         (about 75 minutes on 2 vCPUs: full's
-#                                     65, then 36 testpmd runs of ~15 s)
+#                                     65, then 54 testpmd runs of ~15 s)
 #   scripts/bench.sh results-short   (about 3 minutes: CI)
 #
 # The runs of full (below), then results_testpmd, then
@@ -769,9 +771,10 @@ evidence() {
 # doc/ built with sphinx-build -W.
 #
 # results_testpmd: scripts/testpmd.py compare (testpmd_compare above) of
-# ring_mp_mc and turbomem, mbuf caches 0 and 250, on --no-huge and on 2 MB
-# hugetlbfs with IOVA as PA and as VA, the memories taking turns in each of
-# TM_RESULTS_TP_ROUNDS rounds. On exit, the 2 MB pages it reserved are
+# ring_mp_mc, pile (skipped where testpmd's DPDK lacks it) and turbomem,
+# mbuf caches 0 and 250, on --no-huge and on 2 MB hugetlbfs with IOVA as PA
+# and as VA, the memories taking turns in each of TM_RESULTS_TP_ROUNDS
+# rounds. On exit, the 2 MB pages it reserved are
 # released (hp2m_release).
 results_testpmd() {
 	local mems=(nohuge) rounds
@@ -786,7 +789,7 @@ results_testpmd() {
 		# 12 s: under load, testpmd takes seconds to populate its pool.
 		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=12)
 	fi
-	tp_env+=("TM_CMP_HANDLERS=ring_mp_mc turbomem" "TM_CMP_CACHES=0 default")
+	tp_env+=("TM_CMP_HANDLERS=ring_mp_mc pile turbomem" "TM_CMP_CACHES=0 default")
 	hp2m_reserve $((tp_mb / 2 + 16))
 	# results-short checks the page with one memory of each kind.
 	if [ -n "$hp_mnt2m" ]; then

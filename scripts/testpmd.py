@@ -64,13 +64,18 @@ samples over all rounds; its ratio to the baseline (and to the baseline's
 handler on the same memory, for HANDLER@MEM) is the median, and the range,
 of the per-round ratios: each round's median over the baseline's median
 of the same round, the runs next to each other. Every run is checked as
-above (handler selected, packets forwarded, clean stop).
+above (handler selected, packets forwarded, clean stop). A handler that
+DPDK only has from some release on (pile: 26.11) and testpmd's DPDK does
+not register ("error setting mempool handler") is skipped, with that
+reason in the table and in RESULTS/testpmd-skipped.txt ("HANDLER<tab>
+reason"); any other failed run fails the comparison.
 Output: a table on stdout; every sample in RESULTS/testpmd.csv; every
 testpmd log in RESULTS/testpmd-logs/. Environment:
   TESTPMD            testpmd binary (default dpdk-testpmd)
   TM_PLUGIN          the turbomem plugin
                      (default build/librte_mempool_turbomem.so)
-  TM_CMP_HANDLERS    handlers, the baseline first (default "ring_mp_mc turbomem");
+  TM_CMP_HANDLERS    handlers, the baseline first (default "ring_mp_mc pile
+                     turbomem");
                      HANDLER@MEM runs that handler on the memory MEM instead
                      of TM_CMP_MEM_OPTS, so that handlers on different memory
                      are interleaved in one run: MEM is "nohuge"
@@ -117,6 +122,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 terminating = False
 # Where the messages of a run go (compare keeps them until a run fails).
 OUT = sys.stdout
+# Mempool handlers of DPDK's own that older releases lack: the release
+# that added each (compare skips them where testpmd's DPDK has none).
+SINCE = {"pile": "26.11"}
 
 
 def log(msg):
@@ -561,7 +569,7 @@ def compare():
 
     testpmd = env("TESTPMD", "dpdk-testpmd")
     plugin = env("TM_PLUGIN", "build/librte_mempool_turbomem.so")
-    handlers = env("TM_CMP_HANDLERS", "ring_mp_mc turbomem").split()
+    handlers = env("TM_CMP_HANDLERS", "ring_mp_mc pile turbomem").split()
     with_plugin = env("TM_CMP_PLUGIN_HANDLERS", "turbomem").split()
     caches = env("TM_CMP_CACHES", "0 default").split()
     rounds = int(env("TM_CMP_ROUNDS", "2"))
@@ -630,6 +638,7 @@ def compare():
             "this machine will make the figures noisy" % load1)
 
     rows = []  # (round, handler, cache label, sample, pps, kept)
+    skipped = {}  # handler: why
     nruns = rounds * len(caches) * len(handlers)
     n = 0
     for r in range(1, rounds + 1):
@@ -637,6 +646,8 @@ def compare():
             for h in handlers:
                 n += 1
                 cl = label(c)
+                if h in skipped:
+                    continue
                 lg = os.path.join(results, "testpmd-logs",
                                   "r%d-%s-cache%s.log" %
                                   (r, h.replace("@", "-"), cl))
@@ -646,6 +657,14 @@ def compare():
                 OUT = io.StringIO()
                 rc = run(a)
                 msgs, OUT = OUT.getvalue(), sys.stdout
+                if rc != 0 and ops_of(h) in SINCE and h != baseline and \
+                        "error setting mempool handler" in open(
+                            lg, errors="replace").read():
+                    skipped[h] = "%s: not registered by this DPDK (%s or " \
+                        "newer)" % (ops_of(h), SINCE[ops_of(h)])
+                    say("run %2d/%d round %d %-12s skip: %s" % (
+                        n, nruns, r, h, skipped[h]))
+                    continue
                 if rc != 0:
                     sys.stderr.write(msgs)
                     die("testpmd run failed for %s cache %s; log: %s" %
@@ -669,6 +688,9 @@ def compare():
         f.write("round,handler,mbcache,sample,rx_pps,kept\n")
         for row in rows:
             f.write("%d,%s,%s,%d,%d,%d\n" % row)
+    with open(os.path.join(results, "testpmd-skipped.txt"), "w") as f:
+        for h, why in skipped.items():
+            f.write("%s\t%s\n" % (h, why))
 
     def kept(h, cl, r=None):
         return [x[4] for x in rows if x[1] == h and x[2] == cl and x[5] and
@@ -705,6 +727,9 @@ def compare():
     for c in caches:
         cl = label(c)
         for h in handlers:
+            if h in skipped:
+                print("%-*s %6s skip: %s" % (w, h, cl, skipped[h]))
+                continue
             same = "%s@%s" % (base_ops, h.split("@", 1)[1]) if "@" in h \
                 else baseline
             print("%-*s %6s %9.2f %-16s %-16s %s" % (
