@@ -671,7 +671,9 @@ def plot(args):
     def of(chart):
         return charts_rows(rows, scen, chart)
     lc, ov = of("lcores"), of("oversub")
-    hs = handlers_of(lc + ov)
+    # Handlers with a bar: not those skipped in every row (pile where the
+    # DPDK measured has none).
+    hs = handlers_of([r for r in lc + ov if num(r["mobj_per_s"])])
     made = [p for p in (chart_lcores(lc, hs, out),
                         chart_oversub(ov, lc, hs, out),
                         chart_deep(of("memory"), out),
@@ -722,10 +724,14 @@ class Results:
         # testpmd.py compare round of one MEMORY-rN directory, in which
         # the handlers ran next to each other
         self.testpmd_rounds = {}
+        # handler -> why testpmd.py compare skipped it (its DPDK lacks it)
+        self.testpmd_skipped = {}
         tdir = os.path.join(d, "testpmd")
         if os.path.isdir(tdir):
             for sub in sorted(os.listdir(tdir)):
                 mem = sub.rsplit("-r", 1)[0]
+                self.testpmd_skipped.update(read_kv(os.path.join(
+                    tdir, sub, "testpmd-skipped.txt"), "\t"))
                 p = os.path.join(tdir, sub, "testpmd.csv")
                 if not os.path.exists(p):
                     continue
@@ -2074,7 +2080,8 @@ def results_page(res, accepted=None):
     if not mems:
         L += ["No testpmd results.", ""]
     else:
-        ths = list(dict.fromkeys(k[1] for k in res.testpmd))
+        ths = list(dict.fromkeys([k[1] for k in res.testpmd] +
+                                 list(res.testpmd_skipped)))
         ths = [h for h in ths if h == BASELINE] + [h for h in ths if h != BASELINE]
         caches = sorted({k[2] for k in res.testpmd}, key=lambda c: int(c) if c.isdigit() else 0)
         rows = []
@@ -2094,6 +2101,9 @@ def results_page(res, accepted=None):
             if h != BASELINE:
                 header.append("%s / %s" % (h, BASELINE))
         L += rst_table("testpmd io forwarding, 2 x net_null", header, rows)
+        if res.testpmd_skipped:
+            L += ["Handlers not measured (\"-\"), and why:", ""]
+            L += bullets(rst_escape(w) for w in res.testpmd_skipped.values())
         opts = {}
         for k, v in res.cmds.items():
             m = re.match(r"testpmd-(.*)-r\d+$", k)
