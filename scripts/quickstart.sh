@@ -11,7 +11,8 @@
 #     locality, hardware counters, deep in-flight (--no-huge and, when
 #     2 MB pages can be reserved, hugetlbfs), every default handler;
 #   - scripts/testpmd.py compare: testpmd io forwarding over two net_null
-#     ports, turbomem vs ring_mp_mc, --mbcache=0 and default.
+#     ports, turbomem and pile (where DPDK has it) vs ring_mp_mc,
+#     --mbcache=0 and default.
 # Results (CSV, JSON, PNG charts, logs) go to results/ (ignored by git).
 #
 # Environment:
