@@ -2613,10 +2613,10 @@ def gate(parts_dir):
             r = 1 / r
         ok = r >= floor
         failed += not ok
-        print("GATE %s: %.3f (floor %.2f%s) %s" % (
-            name, r, floor, "; rounds " + " ".join(
+        print("%sGATE %s: %.3f (floor %.2f%s) %s" % (
+            "" if ok else "FAIL: ", name, r, floor, "; rounds " + " ".join(
                 "%.2f" % x for x in ratios) if ratios else "",
-            "ok" if ok else "FAIL"))
+            "ok" if ok else "below the floor"))
     sys.exit(1 if failed else 0)
 
 
