@@ -129,19 +129,34 @@ turbomem_free(struct rte_mempool *mp)
 static inline bool
 turbomem_puts_only(struct turbomem_pool *tp, unsigned int lc)
 {
-	/* A plain load: this lcore's own line, written by it alone. */
-	return lc < RTE_MAX_LCORE && tp->stats->lcore[lc].got == 0;
+	struct turbomem_stats_block *b;
+
+	/* Plain loads: this lcore's own line, written by it alone. */
+	if (lc >= RTE_MAX_LCORE)
+		return false;
+	b = &tp->stats->lcore[lc];
+	if (likely(b->got != 0))
+		return false;
+	/* Its counts join the count of objects (turbomem_stats_avail). */
+	if (unlikely(b->listed == 0))
+		turbomem_stats_enlist(tp->stats, lc);
+	return true;
 }
 
 /*
- * Lcore lc got objects from the pool (see turbomem_puts_only): a plain
- * store to its own statistics line, which the get writes anyway.
+ * Lcore lc got objects from the pool (see turbomem_puts_only), on its
+ * own statistics line, which the get writes anyway; its first get also
+ * puts its block into the count of objects.
  */
 static inline void
 turbomem_got(struct turbomem_pool *tp, unsigned int lc)
 {
-	if (likely(lc < RTE_MAX_LCORE))
+	if (likely(lc < RTE_MAX_LCORE) &&
+			unlikely(tp->stats->lcore[lc].got == 0)) {
 		tp->stats->lcore[lc].got = 1;
+		if (tp->stats->lcore[lc].listed == 0)
+			turbomem_stats_enlist(tp->stats, lc);
+	}
 }
 
 /*

@@ -177,8 +177,6 @@ turbomem_stats_count_put(struct turbomem_stats *s, unsigned int lc,
 {
 	if (unlikely(lc >= RTE_MAX_LCORE))
 		return turbomem_stats_thread_put(s, n, retries);
-	if (unlikely(s->lcore[lc].listed == 0))
-		turbomem_stats_enlist(s, lc);
 	return turbomem_stats_block_put(&s->lcore[lc], n, retries);
 }
 
@@ -193,8 +191,6 @@ turbomem_stats_count_get(struct turbomem_stats *s, unsigned int lc,
 {
 	if (unlikely(lc >= RTE_MAX_LCORE))
 		return turbomem_stats_thread_get(s, n, ret);
-	if (unlikely(s->lcore[lc].listed == 0))
-		turbomem_stats_enlist(s, lc);
 	return turbomem_stats_block_get(&s->lcore[lc], n, ret);
 }
 
