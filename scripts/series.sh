@@ -459,7 +459,7 @@ series_build_commits() {
 series_sizes() {
 	local p
 	printf '%-58s %5s %6s\n' patch files added
-	for p in "$1"/*.patch; do
+	for p in $(series_patches "$1"); do
 		printf '%-58s %5d %6d\n' "${p##*/}" "$(grep -c '^+++ b/' "$p")" \
 			"$(awk '/^---$/ { d = 1 } d && /^\+/ && !/^\+\+\+ (b\/|\/dev\/null)/ { n++ }
 				END { print n + 0 }' "$p")"
@@ -478,9 +478,95 @@ series_generate() {
 	src=$(series_tree "$tarball") || exit 1
 	last=$(series_build_commits "$src") || exit 1
 	rm -rf "$out/patches"
-	git -C "$src" format-patch -q --no-signature -o "$out/patches" "base..$last" || exit 1
+	git -C "$src" format-patch -q --no-signature --cover-letter -o "$out/patches" \
+		"base..$last" || exit 1
 	) 9> "$root/lock" || return 1
+	series_cover "$out/patches/0000-cover-letter.patch" || return 1
 	echo "$out/patches"
+}
+
+# series_patches DIR: the patch files of the series, the cover letter left
+# out (git am and checkpatches take patches).
+series_patches() {
+	ls "$1"/*.patch | grep -v '/0000-cover-letter\.patch$'
+}
+
+# series_cover_findings FILE: 0 where the cover letter is there, filled in
+# (no git placeholder) and names ring_mp_mc, lf_stack and pile; else 1.
+series_cover_findings() {
+	[ -f "$1" ] && ! grep -q '^\*\*\* .* HERE \*\*\*$' "$1" &&
+		grep -q ring_mp_mc "$1" && grep -q lf_stack "$1" && grep -q 'pile' "$1" &&
+		echo 0 || echo 1
+}
+
+# series_cover FILE: patch 0, git's cover letter filled in: what the driver
+# adds beside DPDK's ring, stack and pile, and the figures of README.rst's
+# block, which scripts/bench.sh results generates (with the machine and
+# commit they come from), as text.
+series_cover() {
+	/usr/bin/python3 - "$1" "$tm_top/README.rst" <<'PY'
+import re
+import sys
+
+cover, readme = sys.argv[1], sys.argv[2]
+text = open(readme).read()
+m = re.search(r"^\.\. results-begin .*?\n(.*?)^\.\. results-end$", text, re.S | re.M)
+if not m:
+    sys.exit("series: README.rst has no results block")
+rows, row, tail = [], None, []
+for line in m.group(1).splitlines():
+    if line.startswith("   * - "):
+        row = [line[7:]]
+        rows.append(row)
+    elif line.startswith("     - ") and row is not None:
+        row.append(line[7:])
+    elif rows and line.strip() and not line.startswith(" "):
+        tail.append(line)
+if len(rows) < 2:
+    sys.exit("series: README.rst's results block has no table")
+clean = lambda c: re.sub(r"``([^`]*)``", r"\1", c)
+rows = [[clean(c) for c in r] for r in rows]
+w = [max(len(r[i]) for r in rows if i < len(r)) for i in range(len(rows[0]))]
+table = ["  " + "  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i])
+                          for i, c in enumerate(r)).rstrip() for r in rows]
+where = " ".join(clean(re.sub(r"`([^<`]*) <([^>]*)>`__", r"\2", l)) for l in tail)
+blurb = """turbomem is a mempool driver (ops "turbomem") built on a lock-free LIFO of
+object groups: a get or put of any bulk commits with one 8-byte
+compare-and-swap, a get is all-or-nothing, a put never fails, and no
+thread ever waits for another. What it adds beside DPDK's handlers:
+
+- ring_mp_mc: a thread preempted, stopped or killed inside a get or put
+  stops nobody (the ring's tail waits for it), so pools shared by more
+  threads than cores, unregistered threads and secondary processes keep
+  going;
+- stack, lf_stack: one CAS per bulk of any size, not a lock, nor a CAS
+  per object;
+- pile (26.11): no 16-byte CAS; an exact count at rest that never passes
+  the pool's size, and puts that never fail (pile's count is a lower
+  bound, and its put fails with -ENOBUFS once its elements run out,
+  which rte_mempool_put() ignores); faster where the driver is reached
+  often (no mempool cache, pipelines, oversubscribed lcores). pile takes
+  less memory per object, and matches or passes turbomem where a mempool
+  cache on every lcore absorbs the traffic;
+- --no-huge pools in NUMA-bound transparent huge pages, a memory
+  report, and telemetry of who holds a pool's objects.
+
+Figures, each a ratio to ring_mp_mc measured in the same run (the
+results page of the guide gives every cell):
+
+%s
+
+%s
+Command: TM_BENCH_DPDK=26.07-pile scripts/bench.sh results (on a DPDK
+with pile; on one without, pile is skipped with the reason).""" % (
+    "\n".join(table), where)
+c = open(cover).read()
+if "*** SUBJECT HERE ***" not in c or "*** BLURB HERE ***" not in c:
+    sys.exit("series: git's cover letter has no placeholders")
+c = c.replace("*** SUBJECT HERE ***", "mempool/turbomem: lock-free mempool driver")
+c = c.replace("*** BLURB HERE ***", blurb)
+open(cover, "w").write(c)
+PY
 }
 
 # --- the checks ------------------------------------------------------------
@@ -574,8 +660,10 @@ series_check() {
 	# git am of the whole series on the release.
 	(cd "$src" && git am --abort >/dev/null 2>&1; git checkout -q -f --detach base &&
 		git clean -qfd -e /build && git -c user.name=tm -c user.email=tm@localhost \
-		am -q "$work"/patches/*.patch) > "$work/logs/am.log" 2>&1
-	series_result "git am" $? "$(ls "$work"/patches/*.patch | wc -l) patches on v$TM_SERIES_VERSION"
+		am -q $(series_patches "$work/patches")) > "$work/logs/am.log" 2>&1
+	series_result "git am" $? "$(series_patches "$work/patches" | wc -l) patches on v$TM_SERIES_VERSION"
+	series_result "cover letter" "$(series_cover_findings "$work/patches/0000-cover-letter.patch")" \
+		"patch 0: beside ring, stack and pile, with the README's figures"
 	mapfile -t commits < <(git -C "$src" rev-list --reverse base..HEAD)
 	[ ${#commits[@]} -eq "$TM_SERIES_PATCHES" ] || { series_result "git am" 1 "${#commits[@]} commits applied"; return 1; }
 	series_same "$src" > "$work/logs/same.log" 2>&1
@@ -727,7 +815,7 @@ series_tools() {
 	cd "$src" || return 1
 	if cp=$(series_checkpatch); then
 		out=$(DPDK_CHECKPATCH_PATH=$cp DPDK_CHECKPATCH_CODESPELL=/usr/share/codespell/dictionary.txt \
-			devtools/checkpatches.sh "$work"/patches/*.patch 2>&1)
+			devtools/checkpatches.sh $(series_patches "$work/patches") 2>&1)
 		printf '%s\n' "$out" > "$work/logs/checkpatches.log"
 		n=$(grep -cE '^(WARNING|ERROR|CHECK):' <<<"$out" || true)
 		grep -q 'valid patch' <<<"$out" && ! grep -q 'Invalid patch' <<<"$out" || n=$((n > 0 ? n : 1))
