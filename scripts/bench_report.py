@@ -1900,14 +1900,22 @@ README_CELLS = (
      {"bulk": "16", "keep": "32", "cache": "512"}),
     ("get/put, 6 lcores on 2 CPUs, bulk 16, keep 32, no cache", "grid", "6 on 2 CPUs",
      {"bulk": "16", "keep": "32", "cache": "0"}),
+    ("get/put, 2 pinned lcores, bulk 16, keep 32, cache 512", "grid", "2 pinned",
+     {"bulk": "16", "keep": "32", "cache": "512"}),
     ("pipeline, 2 pinned lcores, bulk 32, no cache", "pipeline", "2 pinned",
      {"bulk": "32", "cache": "0"}),
+    ("pipeline, 2 pinned lcores, bulk 32, cache 512", "pipeline", "2 pinned",
+     {"bulk": "32", "cache": "512"}),
     ("deep, half the pool in flight, ``--no-huge``", "deep", "main lcore",
      {"mem": "nohuge"}),
     ("testpmd, ``--no-huge``, mbcache 0", "testpmd", "nohuge", "0"),
     ("testpmd, 2 MB hugetlbfs IOVA as PA, mbcache 0", "testpmd", "2m-pa", "0"),
     ("testpmd, ``--no-huge``, mbcache 250", "testpmd", "nohuge", "250"),
+    ("memory, 64-byte objects", "memory", "main lcore",
+     {"extra": "elt_size=64;"}),
 )
+# The handlers the README's block gives beside the baseline, where measured.
+README_HANDLERS = ("turbomem", "pile")
 
 
 def rst_text(c):
@@ -2126,29 +2134,39 @@ def readme_block(res):
     """The README's table of a few key cells and its line."""
     f = run_facts(res)
     scen = scenarios_of(os.path.join(res.d, "bench.csv"))
+    hs = [h for h in README_HANDLERS if h == "turbomem" or any(
+        r["handler"] == h and r.get("status") == "ok" for r in res.rows)]
     rows = []
     for label, sc, where, sel in README_CELLS:
         if sc == "testpmd":
-            mpps, rr = tp_cell(res, where, sel, "turbomem")
             b = res.tpmd(where, BASELINE, sel)
-            rows.append([label, "%.2f Mpps" % b if b is not None else "missing",
-                         "%.2fx" % statistics.median(rr) if rr else "missing"])
+            row = [label, "%.2f Mpps" % b if b is not None else "missing"]
+            for h in hs:
+                rr = tp_cell(res, where, sel, h)[1]
+                row.append("%.2fx" % statistics.median(rr) if rr else "missing")
+            rows.append(row)
             continue
         pick = [r for r in res.rows if r["scenario"] == sc and r["layout"] == where and
-                all(r.get(k) == v for k, v in sel.items())]
+                all(v in r.get(k, "") if k == "extra" else r.get(k) == v
+                    for k, v in sel.items())]
+        if not pick:
+            continue
         base = next((r for r in pick if r["handler"] == BASELINE), None)
-        tm = next((r for r in pick if r["handler"] == "turbomem"), None)
         bv, unit, hib = figure(base, scen) if base else (None, "", True)
         if not hib:
             label += " (%s: lower is better)" % unit.split("/")[0]
-        rows.append([label, "%.4g %s" % (bv, unit) if bv is not None else "missing",
-                     ratio_cell(tm, base, scen) if tm else "missing"])
-    cr = crash_readme_row(res)
+        row = [label, "%.4g %s" % (bv, unit) if bv is not None else "missing"]
+        for h in hs:
+            r = next((r for r in pick if r["handler"] == h), None)
+            row.append(ratio_cell(r, base, scen) if r else "missing")
+        rows.append(row)
+    cr = crash_readme_row(res, hs)
     if cr:
         rows.append(cr)
     B = [README_BEGIN, ""]
-    B += rst_table("turbomem's figure over %s's, measured in the same run" % BASELINE,
-                   ["Measurement", BASELINE, "turbomem"], rows)
+    B += rst_table("turbomem's figure over %s's, measured in the same run%s" % (
+                   BASELINE, ", and pile's" if "pile" in hs else ""),
+                   ["Measurement", BASELINE] + hs, rows)
     B += prose("%s on %s (%s CPUs), DPDK %s, commit %s%s; every cell and the command: "
                "`Turbomem Results <doc/guides/mempool/turbomem_results.rst>`__." % (
                    "A seconds-long check, not evidence," if f["short"] else "Measured",
@@ -2411,15 +2429,16 @@ def crash_wedged(res):
     return out
 
 
-def crash_readme_row(res):
-    """The README's row: pools wedged per kills, ring_mp_mc and turbomem."""
+def crash_readme_row(res, handlers=("turbomem",)):
+    """The README's row: pools wedged per kills, ring_mp_mc and handlers
+    ("-" for one not measured)."""
     w = crash_wedged(res)
     if BASELINE not in w or "turbomem" not in w:
         return None
     part = next((res.part(r["run"]) for r in crash_rows(res, "crash")), "crash")
     cpu = res.machine_of(part).split(";")[0]
     return ["%s (%s)" % (CRASH_README, cpu)] + [
-        "%d of %d kills" % w[h] for h in (BASELINE, "turbomem")]
+        "%d of %d kills" % w[h] if h in w else "-" for h in (BASELINE,) + tuple(handlers)]
 
 
 def crash_block(res):
