@@ -35,13 +35,21 @@
  * loss of this kill, against the victim's bound (its in-flight objects at
  * death, plus, with a cache, what the lcore cache can hold: its flush
  * threshold or size plus a bulk, whichever is more). A fresh secondary
- * must attach (30 s) and complete a get/put within 1 s. A primary or
+ * must attach (30 s) and complete a get/put within 1 s. The primary's
+ * put of that check goes through rte_mempool_ops_enqueue_bulk(), so a
+ * refusal shows (pile: -ENOBUFS once its free elements are gone, which
+ * rte_mempool_put() would drop silently): puts_failed, and the kill after
+ * which the first came. A primary or
  * secondary that does not answer in time is a wedged pool: every process
  * of the pool is killed, its files are removed, and a new pool goes on
  * with the remaining kills. After the last kill the last secondary stops
  * cleanly and the primary takes a census: its cache flushed, the pool
  * drained one object at a time without cache, every object must come out
- * at most once and as many as rte_mempool_avail_count() said.
+ * at most once and as many as rte_mempool_avail_count() said; what does
+ * not is lost (census_lost, over the pools). The drained objects are then
+ * put back in bulks of 32 through rte_mempool_ops_enqueue_bulk() (one by
+ * one where a bulk is refused): what the pool takes is its capacity at
+ * the end, whole where it takes them all (capacity + lost == size).
  *
  * stop: --stops S times (default 10): the secondary runs 1 to 10 ms, is
  * stopped with SIGSTOP for 100 ms to 1 s (seeded), then continued. The
@@ -126,6 +134,8 @@ struct cr_shared {
 	/* The final census. */
 	_Atomic uint32_t quit;
 	_Atomic int32_t census_avail, census_drained, census_dups;
+	_Atomic int32_t census_capacity;	/* drained objects taken back */
+	_Atomic uint32_t put_fails;	/* check puts the handler refused */
 	uint64_t tsc_hz;
 	char error[96];
 };
@@ -172,7 +182,7 @@ cr_census(struct cr_shared *sh, struct rte_mempool *mp)
 {
 	static uint8_t seen[CR_SIZE];
 	static void *objs[CR_SIZE];
-	int32_t n = 0, dups = 0;
+	int32_t n = 0, dups = 0, cap = 0, j, m;
 	uint32_t i;
 
 	if (mp->cache_size != 0)
@@ -187,7 +197,16 @@ cr_census(struct cr_shared *sh, struct rte_mempool *mp)
 			dups++;
 		n++;
 	}
-	rte_mempool_generic_put(mp, objs, n, NULL);
+	for (j = 0; j < n; j += m) {
+		m = RTE_MIN(BENCH_RANDOM_MAX, n - j);
+		if (rte_mempool_ops_enqueue_bulk(mp, &objs[j], m) == 0)
+			cap += m;
+		else
+			for (i = j; i < (uint32_t)(j + m); i++)
+				cap += rte_mempool_ops_enqueue_bulk(mp,
+					&objs[i], 1) == 0;
+	}
+	atomic_store(&sh->census_capacity, cap);
 	atomic_store(&sh->census_dups, dups);
 	atomic_store(&sh->census_drained, n);
 }
@@ -228,8 +247,9 @@ test_crash_primary(void)
 			rte_mempool_put_bulk(mp, objs, n);
 		/* The check after a kill also reaches the handler itself. */
 		if (seq != acked && t0 > kill_tsc &&
-				rte_mempool_generic_get(mp, objs, n, NULL) == 0)
-			rte_mempool_generic_put(mp, objs, n, NULL);
+				rte_mempool_generic_get(mp, objs, n, NULL) == 0 &&
+				rte_mempool_ops_enqueue_bulk(mp, objs, n) < 0)
+			atomic_fetch_add(&sh->put_fails, 1);
 		t1 = rte_rdtsc();
 		atomic_store_explicit(&sh->op_start, 0, memory_order_relaxed);
 		atomic_fetch_add_explicit(&sh->prim.objs, n,
@@ -745,8 +765,10 @@ struct cr_stats {
 	unsigned int kills, wedged, pools, attach_fail;
 	unsigned int lost_over;		/* kills losing more than the bound */
 	int64_t lost_sum, lost_max, bound_sum, bound_max;
-	unsigned int census_bad;
+	unsigned int census_bad, censused;
 	int64_t census_lost;		/* from the censuses */
+	int64_t capacity;		/* their capacity at the end */
+	unsigned int put_fails, first_put_fail;	/* kill number, 0: none */
 	double *rec_us, *rec_run_us, *attach_ms;
 	unsigned int nb_rec, nb_attach;
 	char census[160];
@@ -761,7 +783,7 @@ static int
 cr_crash_pool(struct cr_pool *p, unsigned int kills, struct cr_stats *s,
 		int cache, bool *wedged)
 {
-	unsigned int k, avail_prev = CR_SIZE;
+	unsigned int k, avail_prev = CR_SIZE, pf, pf_prev = 0;
 	double ms;
 	int r;
 
@@ -806,6 +828,11 @@ cr_crash_pool(struct cr_pool *p, unsigned int kills, struct cr_stats *s,
 			*wedged = true;
 			return k + 1;
 		}
+		pf = atomic_load(&p->sh->put_fails);
+		s->put_fails += pf - pf_prev;
+		if (pf > pf_prev && s->first_put_fail == 0)
+			s->first_put_fail = s->kills;
+		pf_prev = pf;
 		vif = atomic_load(&p->sh->sec.in_flight);
 		lost = (int64_t)avail_prev - atomic_load(&p->sh->avail);
 		avail_prev = atomic_load(&p->sh->avail);
@@ -869,6 +896,8 @@ cr_crash_row(const char *handler, int cache, int bulk, struct bench_row *row)
 			s.wedged++;
 		} else {
 			s.census_lost += CR_SIZE - n;
+			s.capacity += atomic_load(&p.sh->census_capacity);
+			s.censused++;
 			if (strncmp(s.census, "ok", 2) != 0)
 				s.census_bad++;
 		}
@@ -883,7 +912,9 @@ cr_crash_row(const char *handler, int cache, int bulk, struct bench_row *row)
 		"bound_mean=%.2f;bound_max=%" PRId64 ";kills_over_bound=%u;"
 		"recovery_us_median=%.2f;recovery_us_p99=%.2f;recovery_us_max=%.2f;"
 		"recovery_run_us_max=%.2f;"
-		"attach_ms_median=%.1f;census_bad=%u;census_lost=%" PRId64 ";census=%s",
+		"attach_ms_median=%.1f;census_bad=%u;census_lost=%" PRId64 ";"
+		"puts_failed=%u;first_put_fail_kill=%u;capacity_end=%" PRId64 ";"
+		"capacity_whole=%s;census=%s",
 		s.kills, s.wedged, s.pools,
 		s.kills ? (double)s.lost_sum / s.kills : 0.0, s.lost_max,
 		s.kills ? (double)s.bound_sum / s.kills : 0.0, s.bound_max,
@@ -892,7 +923,10 @@ cr_crash_row(const char *handler, int cache, int bulk, struct bench_row *row)
 		cr_pct(s.rec_us, s.nb_rec, 1.0),
 		cr_pct(s.rec_run_us, s.nb_rec, 1.0),
 		cr_pct(s.attach_ms, s.nb_attach, 0.5), s.census_bad,
-		s.census_lost, s.census);
+		s.census_lost, s.put_fails, s.first_put_fail, s.capacity,
+		s.censused == 0 ? "n/a" : s.capacity + s.census_lost ==
+			(int64_t)s.censused * CR_SIZE ? "yes" : "no",
+		s.census);
 	if (cr_signal != 0)
 		snprintf(row->status, sizeof(row->status),
 			"error: stopped by signal %d", (int)cr_signal);
