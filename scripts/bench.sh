@@ -13,6 +13,9 @@
 #             6 on 2 CPUs ('0@0,(1-6)@(0,1)': oversubscribed),
 #             unregistered threads (2 and, in full, 6) on every CPU
 #   pipeline  2 pinned
+#   contract  2 pinned and 6 on 2 CPUs: the count exact at rest and never
+#             above the size under load, its cost, all-or-nothing gets
+#             under contention, no cache (bench_contract.c)
 #   locality, hw   main lcore
 #   deep      --no-huge (4 KB EAL memory; turbomem's own THP memory where
 #             the driver provides it), then hugetlbfs on 2 MB pages reserved
@@ -906,6 +909,8 @@ for n in "${nonEAL[@]}"; do
 	run "grid-${n}nonEAL" "${nohuge[*]} -l 0" --scenario grid --nonEAL "$n" --layout "$n nonEAL" "${grid_m[@]}"
 done
 run pipeline "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario pipeline --layout "2 pinned" --bulks 32 --caches 0,default
+run contract-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario contract --layout "2 pinned"
+run contract-6on2 "${nohuge[*]} --lcores 0@0,(1-6)@(0,1)" --scenario contract --layout "6 on 2 CPUs"
 run locality "${nohuge[*]} -l 0" --scenario locality --layout "main lcore" --caches 0,default --inflight 32,512
 if [ "$mode" = smoke ]; then
 	# The no-PMU path, whatever this machine has.
