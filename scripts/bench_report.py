@@ -271,6 +271,7 @@ def table(path):
     memory_summary(rows, scen)
     chunks_summary(rows)
     bytes_summary(rows, scen)
+    contract_summary(rows)
     notes = {r["status"] for r in rows if r["status"] not in ("ok", "")}
     if notes:
         print("\nnotes: " + "\n       ".join(sorted(notes)))
@@ -339,6 +340,45 @@ def bytes_summary(rows, scen):
                                       r["pool_size"], r["mem"]))
         print("  %-12s %9.2f (%s MB)" % (r["handler"], num(r["bytes_per_obj"]),
                                          extra(r).get("pool_mb", "?")))
+
+
+def contract_summary(rows):
+    """What users rely on, side by side (bench_contract.c; the crash
+    scenario's put refusals, losses and capacity after its kills)."""
+    last = None
+    for r in rows:
+        if r["scenario"] != "contract" or not r["status"].startswith("ok"):
+            continue
+        e = extra(r)
+        if r["layout"] != last:
+            last = r["layout"]
+            print("\ncontract, %s, cache 0: count at rest / size (rounds exact), "
+                  "most seen under load / size (samples above), avail_count "
+                  "cycles per call (%s objects), all-or-nothing violations "
+                  "(duplicates, foreign, lost), spurious failed gets at rest, "
+                  "refused puts, threads wedged in a get or put"
+                  % (last, r["pool_size"]))
+        print("  %-12s %s-%s/%s (%s of %s) %s/%s (%s of %s) %9.4g  %s (%s, %s, %s)  "
+              "%s of %s  %s of %s  %s" % (
+                  r["handler"], e.get("count_rest_min"), e.get("count_rest_max"),
+                  e.get("aon_size"), e.get("rest_exact"), r["rounds"],
+                  e.get("count_max"), e.get("aon_size"), e.get("samples_above"),
+                  e.get("samples"), num(r["cycles_per_obj"]) or 0,
+                  e.get("violations"), e.get("dups"), e.get("foreign"),
+                  e.get("lost"), e.get("spurious"), e.get("trials"),
+                  e.get("puts_failed"), e.get("puts"), e.get("wedged")))
+    cr = [r for r in rows if r["scenario"] == "crash" and
+          "capacity_whole" in extra(r)]
+    if cr:
+        print("\ncrash: kills, check puts refused (after kill), objects lost "
+              "(census), capacity at the end whole (capacity + lost == size)")
+    for r in cr:
+        e = extra(r)
+        print("  %-12s bulk %-3s cache %-3s %4s kills, %s refused (%s), "
+              "%s lost, whole: %s" % (
+                  r["handler"], r["bulk"], r["cache"], e.get("kills"),
+                  e.get("puts_failed"), e.get("first_put_fail_kill"),
+                  e.get("census_lost"), e.get("capacity_whole")))
 
 
 # --- check --------------------------------------------------------------------
