@@ -29,6 +29,7 @@
  *          --nonEAL N  --layout LABEL  --seed N (1)  --deep-n N (262143)
  *          --inflight 32,512 (locality, hw; default 512)
  *          --kills K (crash, default 200)  --stops S (stop, default 10)
+ *          --chunks N (chunks: the pool of many chunks, default 1000)
  *          --pmu on|off  --csv FILE  --json FILE (written at the end, with
  *          a run header: DPDK, kernel, CPU, THP mode, hugepages, seed...;
  *          the JSON also holds each scenario's unit, direction and charts,
@@ -58,6 +59,8 @@
 #define BENCH_BULK_RANDOM 0
 #define BENCH_RANDOM_MAX 32
 #define BENCH_MAX_KEEP 512
+/* chunks: most pieces of its pool (of 2047 objects: one at least each) */
+#define BENCH_MAX_CHUNKS 2047
 /* crash, stop: most kills or stops per row */
 #define BENCH_MAX_KILLS 100000
 /* "cache default" of grid and pipeline, as in mempool_perf_autotest. */
@@ -80,6 +83,7 @@ struct bench_opts {
 	unsigned int nonEAL;
 	unsigned int deep_n;
 	unsigned int kills, stops;     /* crash, stop */
+	unsigned int chunks;           /* chunks: pieces of the many-chunk pool */
 	uint64_t seed;
 	bool pmu;
 	char layout[48];

@@ -457,7 +457,7 @@ BENCH_SCENARIO(grid_scenario);
 /*
  * chunks: the grid loop on 1 worker (bulks and keeps of the options, cache
  * 0) over three pools of the same objects: one populated from a single
- * chunk, one from BENCH_CHUNKS separate chunks (a few objects each, 4 KB
+ * chunk, one from --chunks separate chunks (1000 by default) (a few objects each, 4 KB
  * apart, populated in shuffled address order), the shape of a pool that
  * IOVA as PA (one chunk per hugepage) or populate_virt/populate_iova of
  * scattered memory builds, and "broken up": one chunk, emptied and put
@@ -466,7 +466,6 @@ BENCH_SCENARIO(grid_scenario);
  * layout says which pool, and a summary line gives each handler's ratio
  * of the others to one chunk.
  */
-#define BENCH_CHUNKS 1000
 #define BENCH_CHUNK_GAP 4096
 
 /* Empty mp, then put everything back in bulks of 2; 0 or -1. */
@@ -550,7 +549,7 @@ static int
 chunks_set_measure(struct bench_set *set, unsigned int h, unsigned int v,
 		struct bench_row *row __rte_unused, double fig[BENCH_NB_FIGS])
 {
-	static const unsigned int nb_chunks[3] = { 1, BENCH_CHUNKS, 1 };
+	const unsigned int nb_chunks[3] = { 1, bench_opts.chunks, 1 };
 	struct grid_set *g = set->ctx;
 	const struct rte_memzone *mz;
 	unsigned int e = 0;
@@ -613,15 +612,16 @@ bench_chunks(const struct bench_scenario *sc)
 		bench_set_init(&set, sc);
 		set.nb_variants = 3;
 		for (v = 0; v < 3; v++) {
-			static const char * const layout[3] = {
-				"1 chunk", RTE_STR(BENCH_CHUNKS) " chunks",
-				"broken up",
-			};
 			struct bench_row *p = &set.proto[v];
 
 			if (v > 0)
 				*p = set.proto[0];
-			snprintf(p->layout, sizeof(p->layout), "%s", layout[v]);
+			if (v == 1)
+				snprintf(p->layout, sizeof(p->layout), "%u chunks",
+					o->chunks);
+			else
+				snprintf(p->layout, sizeof(p->layout), "%s",
+					v == 0 ? "1 chunk" : "broken up");
 			snprintf(p->backing, sizeof(p->backing), "-");
 			p->workers = 1;
 			p->cpus = bench_worker_cpus();
@@ -647,7 +647,7 @@ bench_chunks(const struct bench_scenario *sc)
 			if (strncmp(rw->status, "skip", 4) != 0)
 				printf("chunks: %s bulk %s keep %u, time per object over 1 chunk: %u chunks %.3fx, broken up %.3fx\n",
 					o->handlers[h], bulk_s, keep,
-					BENCH_CHUNKS, rw[0].mobj_s / rw[1].mobj_s,
+					o->chunks, rw[0].mobj_s / rw[1].mobj_s,
 					rw[0].mobj_s / rw[2].mobj_s);
 		}
 	}

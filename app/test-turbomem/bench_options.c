@@ -78,6 +78,7 @@ bench_parse(struct bench_opts *o, const char **scenario)
 	o->deep_n = 262143;
 	o->kills = 200;
 	o->stops = 10;
+	o->chunks = 1000;
 	o->seed = 1;
 	o->pmu = true;
 	*scenario = "grid";
@@ -133,6 +134,8 @@ bench_parse(struct bench_opts *o, const char **scenario)
 			o->deep_n = strtoul(v, NULL, 0);
 		} else if (strcmp(k, "--kills") == 0) {
 			o->kills = strtoul(v, NULL, 0);
+		} else if (strcmp(k, "--chunks") == 0) {
+			o->chunks = strtoul(v, NULL, 0);
 		} else if (strcmp(k, "--stops") == 0) {
 			o->stops = strtoul(v, NULL, 0);
 		} else if (strcmp(k, "--seed") == 0) {
@@ -159,6 +162,11 @@ bench_parse(struct bench_opts *o, const char **scenario)
 		printf("bad options: handlers %u, rounds %u (1..%d), seconds %g (0..60], nonEAL %u (<= 64), deep-n %u (>= 1024)\n",
 			o->nb_handlers, o->rounds, BENCH_MAX_ROUNDS, o->seconds,
 			o->nonEAL, o->deep_n);
+		return -1;
+	}
+	if (o->chunks < 2 || o->chunks > BENCH_MAX_CHUNKS) {
+		printf("--chunks %u: must be in 2..%d\n", o->chunks,
+			BENCH_MAX_CHUNKS);
 		return -1;
 	}
 	if (o->kills == 0 || o->kills > BENCH_MAX_KILLS ||
