@@ -1951,8 +1951,8 @@ README_CELLS = (
     ("testpmd, ``--no-huge``, mbcache 0", "testpmd", "nohuge", "0"),
     ("testpmd, 2 MB hugetlbfs IOVA as PA, mbcache 0", "testpmd", "2m-pa", "0"),
     ("testpmd, ``--no-huge``, mbcache 250", "testpmd", "nohuge", "250"),
-    ("memory, 64-byte objects", "memory", "main lcore",
-     {"extra": "elt_size=64;"}),
+    ("rte_mempool_avail_count(), 262143 objects", "contract", "2 pinned", {}),
+    ("memory, 262143 objects of 64 bytes", "memory", "64 B objs", {}),
 )
 # The handlers the README's block gives beside the baseline, where measured.
 README_HANDLERS = ("turbomem", "pile")
@@ -2187,8 +2187,7 @@ def readme_block(res):
             rows.append(row)
             continue
         pick = [r for r in res.rows if r["scenario"] == sc and r["layout"] == where and
-                all(v in r.get(k, "") if k == "extra" else r.get(k) == v
-                    for k, v in sel.items())]
+                all(r.get(k) == v for k, v in sel.items())]
         if not pick:
             continue
         base = next((r for r in pick if r["handler"] == BASELINE), None)
