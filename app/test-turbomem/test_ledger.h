@@ -79,6 +79,9 @@ int tm_objset_mark(struct tm_objset *s, const void *obj);
 struct tm_census {
 	unsigned int drained;
 	unsigned int errors;
+	/** The driver's count once drained, then once refilled: 0 and drained
+	 * unless a killed process left it off. */
+	unsigned int left, refilled;
 };
 
 /**
@@ -86,8 +89,9 @@ struct tm_census {
  * drain the pool one object at a time through its ops, check each is an
  * object of the pool seen once and, with ledger (the elements are struct
  * tm_test_obj), FREE by the ledger; then put everything back. Fills c;
- * returns 0 if no error and want objects (0: do not check the number)
- * were drained.
+ * returns 0 if no error and want objects (0: do not check the number,
+ * nor the count once drained and refilled: c->left, c->refilled) were
+ * drained.
  */
 int tm_census(struct rte_mempool *mp, bool ledger, unsigned int want,
 		struct tm_census *c);

@@ -514,6 +514,12 @@ test_mp_primary(void)
 		w.by[victim], in_flight);
 	TEST_CHECK(victim != 0 || lost == 0, "lost %u without a victim",
 		lost);
+	/* The count misses at most the victim's bulk (commit, then count). */
+	TEST_CHECK(c.left <= in_flight && c.refilled + in_flight >= drained &&
+		c.refilled <= drained + in_flight &&
+		(victim != 0 || (c.left == 0 && c.refilled == drained)),
+		"count %u once drained, %u once %u put back; the victim had %u in flight",
+		c.left, c.refilled, drained, in_flight);
 
 	/* What is left still works as a pool. */
 	TEST_CHECK(drained == 0 || rte_mempool_get_bulk(mp, (void **)tab,
