@@ -308,7 +308,24 @@ check_iova(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
 		(*bad)++;
 }
 
-/* Take every object out and put them back: the pool works. */
+/* Whether avail + in use == size, avail == want; else -1 (printed). */
+static int
+counts_check(struct rte_mempool *mp, unsigned int want, const char *when)
+{
+	unsigned int a = rte_mempool_avail_count(mp);
+	unsigned int u = rte_mempool_in_use_count(mp);
+
+	if (a == want && a + u == mp->size)
+		return 0;
+	printf("%s: avail %u + in use %u, want %u + %u\n", when, a, u, want,
+		mp->size - want);
+	return -1;
+}
+
+/*
+ * Take every object out and put them back: the pool works, and its
+ * counts add up to its size at rest, full and empty.
+ */
 static int
 drain_refill(struct rte_mempool *mp)
 {
@@ -318,6 +335,10 @@ drain_refill(struct rte_mempool *mp)
 
 	if (objs == NULL)
 		return -1;
+	if (counts_check(mp, n, "before the drain") < 0) {
+		free(objs);
+		return -1;
+	}
 	for (i = 0; i < n; i++)
 		if (rte_mempool_get(mp, &objs[i]) != 0) {
 			printf("get %u of %u failed\n", i, n);
@@ -326,15 +347,15 @@ drain_refill(struct rte_mempool *mp)
 		}
 	if (ret == 0 && rte_mempool_get(mp, &objs[0]) == 0) {
 		printf("pool of %u gave one more\n", n);
+		rte_mempool_put(mp, objs[0]);
 		ret = -1;
 	}
+	if (ret == 0)
+		ret = counts_check(mp, 0, "drained");
 	rte_mempool_put_bulk(mp, objs, i);
 	free(objs);
-	if (ret == 0 && rte_mempool_avail_count(mp) != n) {
-		printf("avail %u after refill, expected %u\n",
-			rte_mempool_avail_count(mp), n);
-		ret = -1;
-	}
+	if (ret == 0)
+		ret = counts_check(mp, n, "refilled");
 	return ret;
 }
 
