@@ -546,8 +546,8 @@ thread ever waits for another. What it adds beside DPDK's handlers:
   bound, and its put fails with -ENOBUFS once its elements run out,
   which rte_mempool_put() ignores); faster where the driver is reached
   often (no mempool cache, pipelines, oversubscribed lcores). pile takes
-  less memory per object, and matches or passes turbomem where a mempool
-  cache on every lcore absorbs the traffic;
+  less memory per object, and matches turbomem where a mempool cache on
+  every lcore absorbs the traffic;
 - --no-huge pools in NUMA-bound transparent huge pages, a memory
   report, and telemetry of who holds a pool's objects.
 

@@ -4,7 +4,8 @@
 #
 # series-bad-input.sh TOP: scripts/series.sh generate makes the series from
 # a copy of TOP's files as they are, and fails, naming the cause, where the
-# guide or the public header cannot be cut by patch: a reference to a
+# guide or the public header cannot be cut by patch (README.rst gives the
+# cover letter its figures): a reference to a
 # section of a later patch outside parentheses, a section of a later patch
 # renamed, the public header without its C++ tail; and leaves no
 # temporary file either way.
@@ -14,7 +15,7 @@ release_work "$top"
 bad=0
 mkdir "$d/c"
 (cd "$top" && tar -cf - scripts drivers/mempool/turbomem doc/guides/mempool \
-	app/test/test_mempool_turbomem.c) | tar -xf - -C "$d/c" || exit 1
+	app/test/test_mempool_turbomem.c README.rst) | tar -xf - -C "$d/c" || exit 1
 cd "$d/c" || exit 1
 guide=doc/guides/mempool/turbomem.rst
 hdr=drivers/mempool/turbomem/rte_pmd_turbomem.h
