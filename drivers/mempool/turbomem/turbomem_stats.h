@@ -35,7 +35,6 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 
-#include "rte_pmd_turbomem.h"
 #include "tm_lifo.h"
 
 /*
@@ -99,11 +98,12 @@ struct turbomem_stats {
 	alignas(RTE_CACHE_LINE_SIZE)
 	RTE_ATOMIC(uint64_t) used[TURBOMEM_STATS_USED_WORDS];
 	/**
-	 * What rte_pmd_turbomem_stats_reset() read: the statistics report
-	 * the blocks' sums minus these, so that the blocks' object counts,
-	 * which the count of objects needs, are never reset.
+	 * What rte_pmd_turbomem_stats_reset() read, in a block's counters:
+	 * the statistics report the blocks' sums minus these, so that the
+	 * blocks' object counts, which the count of objects needs, are
+	 * never reset.
 	 */
-	struct rte_pmd_turbomem_stats base;
+	struct turbomem_stats_block base;
 };
 
 /* Block number i (lcores first, then threads) into the used mask. */

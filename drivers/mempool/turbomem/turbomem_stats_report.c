@@ -48,7 +48,7 @@ rte_pmd_turbomem_stats_get(const struct rte_mempool *mp,
 		struct rte_pmd_turbomem_stats *stats)
 {
 	const struct turbomem_pool *tp = turbomem_pool_of(mp);
-	const struct rte_pmd_turbomem_stats *b;
+	const struct turbomem_stats_block *b;
 
 	if (tp == NULL || stats == NULL)
 		return -EINVAL;
@@ -68,6 +68,8 @@ int
 rte_pmd_turbomem_stats_reset(struct rte_mempool *mp)
 {
 	struct turbomem_pool *tp = turbomem_pool_of(mp);
+	struct turbomem_stats_block *b;
+	struct rte_pmd_turbomem_stats t;
 
 	if (tp == NULL)
 		return -EINVAL;
@@ -75,6 +77,13 @@ rte_pmd_turbomem_stats_reset(struct rte_mempool *mp)
 	 * A baseline, not cleared blocks: the writers' lines stay theirs,
 	 * and the object counts stay whole for the count of objects.
 	 */
-	turbomem_stats_total(tp->stats, &tp->stats->base);
+	turbomem_stats_total(tp->stats, &t);
+	b = &tp->stats->base;
+	b->get_calls = t.get_calls;
+	b->get_objs = t.get_objs;
+	b->get_fails = t.get_fails;
+	b->put_calls = t.put_calls;
+	b->put_objs = t.put_objs;
+	b->cas_retries = t.cas_retries;
 	return 0;
 }
