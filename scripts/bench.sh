@@ -849,15 +849,15 @@ crash_set() {
 # gate: the ratios of turbomem to itself in one run (or, for memory
 # modes, two runs of one build), which a shared machine's noise cannot
 # fake, each against its floor (bench_report.py GATES, the testing
-# guide): 1000 chunks and a broken-up pool against one chunk, tracking on
-# against off, deep's --no-huge (turbomem's THP memory) against
-# hugetlbfs. Exits 1 below a floor. CI's perf suite runs it (perf_gate).
+# guide): 1000 chunks and a broken-up pool against one chunk, tracked
+# gets in a pool 32 times the default against the default, deep's
+# --no-huge (turbomem's THP memory) against hugetlbfs. Exits 1 below a floor. CI's perf suite runs it (perf_gate).
 gate() {
 	local pages mnt
 	run gate-chunks "${nohuge[*]} --lcores 0@0,1@1" --scenario chunks --layout "1 lcore" \
 		--handlers turbomem --bulks 16,32,random --keeps 128
 	run gate-track "${nohuge[*]} --lcores 0@0,1@1" --scenario grid --layout "1 lcore" \
-		--handlers turbomem,turbomem+track --bulks 32 --keeps 32 --caches 0
+		--handlers turbomem+track --bulks 32 --keeps 32 --caches 0 --pool-objs 2047,65535
 	run gate-deep-nohuge "--no-huge -m $(( (deep_n * 4096 >> 20) + 256 )) -l 0" \
 		--scenario deep --layout "main lcore" --deep-n "$deep_n" --handlers turbomem \
 		--seconds "$deep_secs"

@@ -2631,8 +2631,9 @@ GATES = [
      dict(layout="1 chunk", bulk="random"), 0.9),
     ("broken up, bulk 16", "gate-chunks", dict(layout="broken up", bulk="16"),
      dict(layout="1 chunk", bulk="16"), 0.9),
-    ("tracking on / off", "gate-track", dict(handler="turbomem+track"),
-     dict(handler="turbomem"), 0.12),
+    ("tracked gets, 65535 objects / 2047", "gate-track",
+     dict(handler="turbomem+track", pool_size="65535"),
+     dict(handler="turbomem+track", pool_size="2047"), 0.2),
     ("--no-huge / hugetlbfs (deep)", "gate-deep", dict(mem="nohuge"),
      dict(mem="hugetlbfs"), 0.75),
 ]

@@ -30,6 +30,8 @@
  *          --inflight 32,512 (locality, hw; default 512)
  *          --kills K (crash, default 200)  --stops S (stop, default 10)
  *          --chunks N (chunks: the pool of many chunks, default 1000)
+ *          --pool-objs N,... (grid: the pool's objects, one row each;
+ *                        default and least mempool_perf_autotest's size)
  *          --pmu on|off  --csv FILE  --json FILE (written at the end, with
  *          a run header: DPDK, kernel, CPU, THP mode, hugepages, seed...;
  *          the JSON also holds each scenario's unit, direction and charts,
@@ -61,6 +63,8 @@
 #define BENCH_MAX_KEEP 512
 /* chunks: most pieces of its pool (of 2047 objects: one at least each) */
 #define BENCH_MAX_CHUNKS 2047
+/* grid --pool-objs: most objects (of 2 KB: 2 GB of pool) */
+#define BENCH_MAX_POOL_OBJS (1u << 20)
 /* crash, stop: most kills or stops per row */
 #define BENCH_MAX_KILLS 100000
 /* "cache default" of grid and pipeline, as in mempool_perf_autotest. */
@@ -84,6 +88,8 @@ struct bench_opts {
 	unsigned int deep_n;
 	unsigned int kills, stops;     /* crash, stop */
 	unsigned int chunks;           /* chunks: pieces of the many-chunk pool */
+	/* grid: the pools' sizes, none: the default one */
+	unsigned int pool_objs[BENCH_MAX_LIST], nb_pool_objs;
 	uint64_t seed;
 	bool pmu;
 	char layout[48];

@@ -8,7 +8,8 @@
  * round by round. Every worker lcore (the main lcore only times) repeats:
  * get "keep" objects in bulks of "bulk", put them back in bulks of "bulk".
  * 2048-byte objects, pool of (workers + 1) * (512 + 512) - 1 objects as in
- * mempool_perf_autotest.
+ * mempool_perf_autotest, or --pool-objs (more: bench.sh gate's tracked
+ * gets in a pool 32 times larger).
  *   bulk  {1, 4, 16, 32, random}  random: each get/put takes a size drawn
  *         in 1..32 from a per-worker sequence seeded by --seed (the same
  *         sequence for every handler)
@@ -255,18 +256,21 @@ grid_warm_up(struct grid_run *r, unsigned int nworkers, bool nonEAL,
 struct grid_set {
 	struct grid_run r;
 	unsigned int nworkers, size, cache;
+	/* grid: a variant (row) per pool size (--pool-objs) */
+	unsigned int sizes[BENCH_MAX_VARIANTS], nb_sizes;
 	bool nonEAL;
+	/* Each by row, [handler * variants + variant]: */
 	unsigned int errs[BENCH_MAX_HANDLERS * BENCH_MAX_VARIANTS];
 	/* turbomem's driver calls and the objects got, over the rounds */
-	int64_t calls[BENCH_MAX_HANDLERS];
-	uint64_t objs[BENCH_MAX_HANDLERS];
+	int64_t calls[BENCH_MAX_HANDLERS * BENCH_MAX_VARIANTS];
+	uint64_t objs[BENCH_MAX_HANDLERS * BENCH_MAX_VARIANTS];
 	/*
 	 * Several workers: the largest ratio over the rounds of the most
 	 * objects one worker got to the fewest (INFINITY: one got none).
 	 */
-	double spread[BENCH_MAX_HANDLERS];
+	double spread[BENCH_MAX_HANDLERS * BENCH_MAX_VARIANTS];
 	/* Several workers: the smallest share of the objects one worker got. */
-	double share[BENCH_MAX_HANDLERS];
+	double share[BENCH_MAX_HANDLERS * BENCH_MAX_VARIANTS];
 };
 
 /* A spread above this is reported in the row's status: starved workers. */
@@ -274,14 +278,14 @@ struct grid_set {
 
 static int
 grid_set_measure(struct bench_set *set, unsigned int h,
-		unsigned int v __rte_unused, struct bench_row *row __rte_unused,
+		unsigned int v, struct bench_row *row __rte_unused,
 		double fig[BENCH_NB_FIGS])
 {
 	struct grid_set *g = set->ctx;
-	unsigned int e = 0, i;
+	unsigned int e = 0, i, hv = h * RTE_MAX(set->nb_variants, 1u) + v;
 	int64_t calls;
 
-	g->r.mp = tm_test_pool("tm_bench_grid", g->size, GRID_ELT_SIZE,
+	g->r.mp = tm_test_pool("tm_bench_grid", g->sizes[v], GRID_ELT_SIZE,
 			g->cache, bench_opts.handlers[h], SOCKET_ID_ANY, true);
 	if (g->r.mp == NULL)
 		return 0;
@@ -289,7 +293,7 @@ grid_set_measure(struct bench_set *set, unsigned int h,
 	bench_turbomem_stats(g->r.mp, NULL);
 	fig[BENCH_FIG_MOBJ_S] = grid_measure(&g->r, g->nworkers, g->nonEAL,
 			bench_opts.seconds, &fig[BENCH_FIG_CYCLES], &e);
-	g->errs[h] += e;
+	g->errs[hv] += e;
 	if (g->nworkers > 1) {
 		uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
 		double sp;
@@ -300,17 +304,17 @@ grid_set_measure(struct bench_set *set, unsigned int h,
 			sum += g->r.w[i].objs;
 		}
 		sp = lo == 0 ? INFINITY : (double)hi / lo;
-		g->spread[h] = RTE_MAX(g->spread[h], sp);
+		g->spread[hv] = RTE_MAX(g->spread[hv], sp);
 		if (sum > 0)
-			g->share[h] = RTE_MIN(g->share[h], (double)lo / sum);
+			g->share[hv] = RTE_MIN(g->share[hv], (double)lo / sum);
 	}
 	calls = bench_turbomem_calls(g->r.mp);
-	if (calls >= 0 && g->calls[h] >= 0) {
-		g->calls[h] += calls;
+	if (calls >= 0 && g->calls[hv] >= 0) {
+		g->calls[hv] += calls;
 		for (i = 0; i < g->nworkers; i++)
-			g->objs[h] += g->r.w[i].objs;
+			g->objs[hv] += g->r.w[i].objs;
 	} else {
-		g->calls[h] = -1;
+		g->calls[hv] = -1;
 	}
 	rte_mempool_free(g->r.mp);
 	return 0;
@@ -321,7 +325,8 @@ grid_set_finish(struct bench_set *set, unsigned int h, unsigned int v,
 		struct bench_row *row)
 {
 	struct grid_set *g = set->ctx;
-	unsigned int e = g->errs[h * RTE_MAX(set->nb_variants, 1u) + v];
+	unsigned int hv = h * RTE_MAX(set->nb_variants, 1u) + v;
+	unsigned int e = g->errs[hv];
 	size_t off;
 
 	if (e > 0)
@@ -332,32 +337,32 @@ grid_set_finish(struct bench_set *set, unsigned int h, unsigned int v,
 	 * the cache, not the handler (fewer than 1 driver call in 1000
 	 * objects, read from turbomem's own counters).
 	 */
-	if (g->calls[h] >= 0 && g->objs[h] > 0 &&
-			(uint64_t)g->calls[h] * 1000 < g->objs[h]) {
+	if (g->calls[hv] >= 0 && g->objs[hv] > 0 &&
+			(uint64_t)g->calls[hv] * 1000 < g->objs[hv]) {
 		off = strlen(row->status);
 		snprintf(row->status + off, sizeof(row->status) - off,
 			"; %" PRId64 " driver calls in %" PRIu64 " objects",
-			g->calls[h], g->objs[h]);
+			g->calls[hv], g->objs[hv]);
 	}
 	/* Fairness: one worker served far less than another in some round. */
-	if (g->spread[h] > GRID_SPREAD_NOTE) {
+	if (g->spread[hv] > GRID_SPREAD_NOTE) {
 		off = strlen(row->status);
-		if (isinf(g->spread[h]))
+		if (isinf(g->spread[hv]))
 			snprintf(row->status + off, sizeof(row->status) - off,
 				"; a worker got no object in a round");
 		else
 			snprintf(row->status + off, sizeof(row->status) - off,
 				"; a worker got %.1fx the objects of another in a round",
-				g->spread[h]);
+				g->spread[hv]);
 	}
 	/*
 	 * Fairness: the slowest worker's share, against 1 / workers; last,
 	 * so that a full status cuts it and not the spread above.
 	 */
-	if (g->nworkers > 1 && g->share[h] <= 1.0) {
+	if (g->nworkers > 1 && g->share[hv] <= 1.0) {
 		off = strlen(row->status);
 		snprintf(row->status + off, sizeof(row->status) - off,
-			"; slowest worker %.1f%% of the objects", 100 * g->share[h]);
+			"; slowest worker %.1f%% of the objects", 100 * g->share[hv]);
 	}
 }
 
@@ -385,9 +390,29 @@ bench_grid(const struct bench_scenario *sc)
 	grid_seq(g.r.w, nworkers);
 	g.nworkers = nworkers;
 	g.nonEAL = nonEAL;
-	/* mempool_perf_autotest's size, counting every thread as an lcore. */
+	/*
+	 * mempool_perf_autotest's size, counting every thread as an lcore:
+	 * the least that never runs dry, so the least --pool-objs takes.
+	 */
 	g.size = (rte_lcore_count() + (nonEAL ? nworkers : 0)) *
 		(BENCH_MAX_KEEP + RTE_MEMPOOL_CACHE_MAX_SIZE) - 1;
+	g.nb_sizes = RTE_MAX(o->nb_pool_objs, 1u);
+	if (g.nb_sizes > BENCH_MAX_VARIANTS) {
+		printf("--pool-objs: %u sizes, at most %d\n", g.nb_sizes,
+			BENCH_MAX_VARIANTS);
+		free(g.r.w);
+		return TEST_FAILED;
+	}
+	for (i = 0; i < o->nb_pool_objs; i++)
+		if (o->pool_objs[i] < g.size ||
+				o->pool_objs[i] > BENCH_MAX_POOL_OBJS) {
+			printf("--pool-objs %u: must be in %u..%u for this layout\n",
+				o->pool_objs[i], g.size, BENCH_MAX_POOL_OBJS);
+			free(g.r.w);
+			return TEST_FAILED;
+		}
+	for (i = 0; i < g.nb_sizes; i++)
+		g.sizes[i] = o->nb_pool_objs > 0 ? o->pool_objs[i] : g.size;
 	nsets = o->nb_bulks * o->nb_keeps * (nonEAL ? 1 : o->nb_caches);
 	grid_warm_up(&g.r, nworkers, nonEAL, g.size);
 
@@ -419,7 +444,12 @@ bench_grid(const struct bench_scenario *sc)
 		p->bulk = bulk;
 		p->keep = keep;
 		p->cache = nonEAL ? -1 : (int)cache;
-		p->pool_size = g.size;
+		p->pool_size = g.sizes[0];
+		for (i = 1; i < g.nb_sizes; i++) {
+			set.proto[i] = *p;
+			set.proto[i].pool_size = g.sizes[i];
+		}
+		set.nb_variants = g.nb_sizes;
 		set.elt_size = GRID_ELT_SIZE;
 		set.nonEAL = nonEAL;
 		set.measure = grid_set_measure;
@@ -433,7 +463,7 @@ bench_grid(const struct bench_scenario *sc)
 		memset(g.calls, 0, sizeof(g.calls));
 		memset(g.objs, 0, sizeof(g.objs));
 		memset(g.spread, 0, sizeof(g.spread));
-		for (i = 0; i < BENCH_MAX_HANDLERS; i++)
+		for (i = 0; i < RTE_DIM(g.share); i++)
 			g.share[i] = 2.0; /* none measured */
 		if (bench_run_set(&set) != TEST_SUCCESS)
 			ret = TEST_FAILED;

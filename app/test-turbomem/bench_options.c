@@ -136,6 +136,9 @@ bench_parse(struct bench_opts *o, const char **scenario)
 			o->kills = strtoul(v, NULL, 0);
 		} else if (strcmp(k, "--chunks") == 0) {
 			o->chunks = strtoul(v, NULL, 0);
+		} else if (strcmp(k, "--pool-objs") == 0) {
+			ret = parse_uint_list(v, o->pool_objs, &o->nb_pool_objs,
+					true);
 		} else if (strcmp(k, "--stops") == 0) {
 			o->stops = strtoul(v, NULL, 0);
 		} else if (strcmp(k, "--seed") == 0) {
