@@ -29,16 +29,18 @@
 #             2 MB hugepages killed 200 times, stopped 10 times, per
 #             handler and shape (bench_crash.c); 32 pages reserved; smoke:
 #             twice and once, bulk 32
-#   others    smoke only: every other registered scenario ("--scenario
-#             list"), on 1 lcore ('0@0,1@1')
+#   others    smoke and results-short only: every other registered scenario
+#             ("--scenario list"), on 1 lcore ('0@0,1@1'); so is hw with
+#             --pmu off
 # Modes: quick (default, ~3 minutes: grid bulk 16 and random, keep 128,
 # cache 0 and default), full (the whole matrix: about 25 minutes per
-# --seconds 0.5, and 40 of crash and stop), smoke (a seconds-long slice of every scenario, then a
-# check that every row the app expected is there; what meson's perf suite
-# runs), evidence and evidence-short (the runs of the evidence page, which
+# --seconds 0.5, and 40 of crash and stop), smoke (a seconds-long slice
+# of every scenario, then a check that every row the app expected is
+# there: a minute's check while changing the app), evidence and evidence-short (the runs of the evidence page, which
 # they generate), results (what full runs, then testpmd on three memories,
 # and the results page generated from both, the project's one place for
-# figures: about 75 minutes), results-short (the same in seconds, for CI),
+# figures: about 75 minutes), results-short (the same in seconds, with
+# smoke's every scenario, and the check of every row: meson's perf suite),
 # vs-dpdk (the grid against DPDK's mempool_perf_autotest), cache-claim (the
 # cache scenario on the system DPDK and a second one), ovs (Open vSwitch
 # forwarding on ring_mp_mc and turbomem), crash and crash-short (the crash
@@ -114,41 +116,52 @@ if [ "$mode" = results ] && [ -n "${TM_RESULTS_ACCEPT+set}" ] &&
 	die "TM_RESULTS_ACCEPT is empty: give the reason for accepting regressions"
 fi
 
-# vs-dpdk: cross-check turbomem_bench's grid against DPDK's own mempool_perf_autotest
-# (Debian's dpdk-test) for ring_mp_mc and lf_stack, same parameters: no
-# cache, one lcore on CPU 1, get and put bulk {1, 4, 32}, keep {32, 128,
-# 512}, 2048-byte objects.
+# vs-dpdk: DPDK's own benchmark, mempool_perf_autotest (dpdk-test), on
+# ring_mp_mc and each of TM_REF_HANDLERS (default pile and turbomem) as
+# its default pool (--mbuf-pool-ops-name; turbomem's plugin
+# with -d), beside turbomem_bench's grid on the same cases: get and put
+# bulk {1, 4, 32}, keep {32, 128, 512}, 1 and 2 cores (-l 0-1; the grid's
+# "1 lcore" and "2 pinned"), no cache and a cache of 512, 2048-byte
+# objects. On the DPDK of TM_BENCH_DPDK or TM_DPDK_PREFIX, its own
+# dpdk-test (pile: TM_BENCH_DPDK=26.07-pile); else the system's (Debian's
+# 22.11, where pile's rows are "-"). "bench.sh results" runs it last and
+# its page has the figures.
 #
-# mempool_perf_autotest times each case for 5 s and runs hundreds of them.
-# To keep this short, a preloaded shim makes rte_get_tsc_hz() report
-# 1/TM_REF_SPEEDUP of the real frequency: each case then lasts
-# 5 / TM_REF_SPEEDUP s, and its printed rate_persec (objects / 5 s) is
-# multiplied back by TM_REF_SPEEDUP. The test's own loop, pools and
-# counting are untouched. Its ring_mp_mc figures are the "without cache"
-# pool of 1 core; its lf_stack figures the default_pool (it takes
-# --mbuf-pool-ops-name) of 1 core. The run is stopped once those are out.
+# mempool_perf_autotest times each of its thousands of cases for 1 s
+# (22.11: 5 s). A preloaded shim makes rte_get_tsc_hz() report
+# 1/TM_REF_SPEEDUP of the real frequency: each case then lasts a
+# TM_REF_SPEEDUP-th of that, or one pass of its loop where that is longer
+# (about 6 minutes a handler on 26.07, 2 vCPUs), and its printed
+# rate_persec is multiplied back by TM_REF_SPEEDUP. The test's own loop,
+# pools and counting are untouched (2 GB of --no-huge memory: its four
+# pools of 67583 objects). Its ring_mp_mc figures are the library's pools
+# ("using ring_mp_mc") of every run: each handler's ratio is to those of
+# its own run.
 #
-# The grid runs the same cases for the same time per case (--lcores
-# 0@0,1@1: its worker on CPU 1, main lcore asleep on CPU 0). Both run
+# The grid runs the same cases, 5 / TM_REF_SPEEDUP s each. Both run
 # TM_REF_ROUNDS times, alternately; each case keeps its best round (on a
 # shared machine, the least disturbed one). Printed side by side with
-# their ratio, also in results/vs-dpdk.txt.
+# their ratio, in OUT/vs-dpdk.txt, the rows in OUT/vs-dpdk.csv.
 #
-# Environment: TM_BUILD_DIR (build), TM_REF_SPEEDUP (50), TM_REF_ROUNDS (3),
-# DPDK_TEST (dpdk-test), TM_RESULTS_DIR (results)
+# Environment: TM_BUILD_DIR (build; or TM_BENCH_APP and TM_PLUGIN),
+# TM_REF_SPEEDUP (1000), TM_REF_ROUNDS (1), TM_REF_HANDLERS (pile
+# turbomem), DPDK_TEST (the measured DPDK's, else dpdk-test),
+# TM_RESULTS_DIR (results)
 vs_dpdk() {
-	TM_BUILD_DIR=${TM_BUILD_DIR:-build}
-	TM_REF_SPEEDUP=${TM_REF_SPEEDUP:-50}
-	TM_REF_ROUNDS=${TM_REF_ROUNDS:-3}
-	DPDK_TEST=${DPDK_TEST:-dpdk-test}
-	out=${TM_RESULTS_DIR:-results}
-	app=$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem
-	plugin=$(scripts/with-plugin.sh "$TM_BUILD_DIR/librte_mempool_turbomem.so" echo @PLUGIN@)
-	command -v "$DPDK_TEST" >/dev/null || { echo "$DPDK_TEST not found (apt-get install dpdk)" >&2; exit 1; }
-	mkdir -p "$out"
+	local vs_out=${1:-${TM_RESULTS_DIR:-results}} speed=${TM_REF_SPEEDUP:-1000}
+	local rounds=${TM_REF_ROUNDS:-1} hs=${TM_REF_HANDLERS:-pile turbomem}
+	local vs_build=${TM_BUILD_DIR:-build} test=${DPDK_TEST:-} work ref r h lay secs
+	local -a d
+	if [ -z "$test" ] && [ -n "${TM_DPDK_PREFIX:-}" ]; then
+		test=$TM_DPDK_PREFIX/bin/dpdk-test
+	fi
+	test=${test:-dpdk-test}
+	command -v "$test" >/dev/null || { echo "$test not found (apt-get install dpdk)" >&2; return 1; }
+	local app=${TM_BENCH_APP:-$vs_build/app/test-turbomem/dpdk-test-turbomem}
+	local vs_plugin
+	vs_plugin=$(scripts/with-plugin.sh "${TM_PLUGIN:-$vs_build/librte_mempool_turbomem.so}" echo @PLUGIN@)
+	mkdir -p "$vs_out"
 	work=$(mktemp -d)
-	trap 'rm -rf "$work"; eal_remove "tm-vsdpdk-$$" "tm-vsgrid-$$"' EXIT
-
 	cat >"$work/shim.c" <<-'EOF'
 	#include <stdint.h>
 	#include <stdlib.h>
@@ -165,32 +178,42 @@ vs_dpdk() {
 		return real() / (s != NULL ? strtoull(s, NULL, 0) : 1);
 	}
 	EOF
-	cc -O2 -shared -fPIC -o "$work/shim.so" "$work/shim.c" -ldl
+	cc -O2 -shared -fPIC -o "$work/shim.so" "$work/shim.c" -ldl || { rm -rf "$work"; return 1; }
+	secs=$(awk -v s="$speed" 'BEGIN { print 5 / s }')
 
-	# Interleaved: the machine is shared, so each side runs TM_REF_ROUNDS times
-	# alternately and each case keeps its best round (least disturbed).
-	ref=$out/vs-dpdk-mempool_perf.log
+	ref=$vs_out/vs-dpdk-mempool_perf.log
+	# The command that gives these figures (the results page shows it).
+	printf '%s \\\n' ${TM_BENCH_DPDK:+"TM_BENCH_DPDK=$TM_BENCH_DPDK"} \
+		"TM_REF_SPEEDUP=$speed" "TM_REF_ROUNDS=$rounds" "TM_REF_HANDLERS=\"$hs\"" \
+		>"$vs_out/vs-dpdk.cmd"
+	echo "scripts/bench.sh vs-dpdk" >>"$vs_out/vs-dpdk.cmd"
 	: >"$ref"
-	: >"$out/vs-dpdk-grid.log"
-	rm -f "$out"/vs-dpdk-grid-*.csv
-	for ((r = 1; r <= TM_REF_ROUNDS; r++)); do
-		echo "[bench.sh vs-dpdk] round $r/$TM_REF_ROUNDS: mempool_perf_autotest, speed-up $TM_REF_SPEEDUP (log: $ref)" >&2
-		# Stop at the first line of the cache tests: the no-cache ones are done.
-		( TM_REF_SPEEDUP=$TM_REF_SPEEDUP LD_PRELOAD=$work/shim.so DPDK_TEST=mempool_perf_autotest \
-			timeout -s INT 900 "$DPDK_TEST" --no-huge -m 512 --no-pci -l 1 \
-			--file-prefix=tm-vsdpdk-$$ --mbuf-pool-ops-name=lf_stack 2>&1 |
-			awk '{ print; fflush() } /cache=512/ { exit }' ) >>"$ref" || true
-		echo "[bench.sh vs-dpdk] round $r/$TM_REF_ROUNDS: turbomem_bench grid, same cases" >&2
-		"$app" --no-huge -m 512 --no-pci -d "$plugin" --lcores '0@0,1@1' \
-			--file-prefix=tm-vsgrid-$$ -- turbomem_bench --scenario grid \
-			--handlers ring_mp_mc,lf_stack --bulks 1,4,32 --keeps 32,128,512 \
-			--caches 0 --seconds "$(awk -v s="$TM_REF_SPEEDUP" 'BEGIN { print 5 / s }')" \
-			--rounds 1 --layout "1 lcore" --seed "$r" \
-			--csv "$out/vs-dpdk-grid-$r.csv" >>"$out/vs-dpdk-grid.log" 2>&1
+	: >"$vs_out/vs-dpdk-grid.log"
+	rm -f "$vs_out"/vs-dpdk-grid-*.csv
+	for ((r = 1; r <= rounds; r++)); do
+		for h in $hs; do
+			d=()
+			[ "$h" = turbomem ] && d=(-d "$vs_plugin")
+			log "vs-dpdk round $r/$rounds: mempool_perf_autotest on $h, speed-up $speed (log: $ref)"
+			echo "[bench.sh vs-dpdk] mempool_perf_autotest --mbuf-pool-ops-name=$h" >>"$ref"
+			TM_REF_SPEEDUP=$speed LD_PRELOAD=$work/shim.so DPDK_TEST=mempool_perf_autotest \
+				timeout -s INT 1800 "$test" --no-huge -m 2048 --no-pci -l 0-1 "${d[@]}" \
+				--file-prefix="tm-vsdpdk-$$" --mbuf-pool-ops-name="$h" >>"$ref" 2>&1 || true
+		done
+		for lay in "1 lcore|0@0,1@1" "2 pinned|0@0,1@0,2@1"; do
+			log "vs-dpdk round $r/$rounds: turbomem_bench grid, same cases, ${lay%%|*}"
+			"$app" --no-huge -m 512 --no-pci -d "$vs_plugin" --lcores "${lay#*|}" \
+				--file-prefix="tm-vsgrid-$$" -- turbomem_bench --scenario grid \
+				--handlers "ring_mp_mc,${hs// /,}" --bulks 1,4,32 --keeps 32,128,512 \
+				--caches 0,default --seconds "$secs" --rounds 1 --layout "${lay%%|*}" \
+				--seed "$r" --csv "$vs_out/vs-dpdk-grid-$r-${lay%% *}.csv" \
+				>>"$vs_out/vs-dpdk-grid.log" 2>&1 || log "vs-dpdk: grid failed (log: $vs_out/vs-dpdk-grid.log)"
+		done
 	done
-
+	rm -rf "$work"
+	eal_remove "tm-vsdpdk-$$" "tm-vsgrid-$$"
 	"$(pick_tool python3 /usr/bin/python3)" scripts/bench_report.py vs-dpdk "$ref" \
-		"$TM_REF_SPEEDUP" "$out"/vs-dpdk-grid-*.csv | tee "$out/vs-dpdk.txt"
+		"$speed" "$vs_out"/vs-dpdk-grid-*.csv --csv "$vs_out/vs-dpdk.csv" | tee "$vs_out/vs-dpdk.txt"
 }
 
 # cache-claim: the mempool cache claim of DPDK 26.07 (commit f5e1310f16:
@@ -272,13 +295,13 @@ ovs_bench() {
 }
 
 case "$mode" in
-vs-dpdk) vs_dpdk; exit 0 ;;
 cache-claim) cache_claim; exit 0 ;;
 ovs) ovs_bench; exit ;;
 esac
 
 # The DPDK to measure on (TM_BENCH_DPDK, TM_DPDK_PREFIX): see dpdk_measure.
 dpdk_measure
+[ "$mode" != vs-dpdk ] || { vs_dpdk; exit 0; }
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_BENCH_APP=${TM_BENCH_APP:-$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem}
 TM_PLUGIN=${TM_PLUGIN:-$TM_BUILD_DIR/librte_mempool_turbomem.so}
@@ -671,8 +694,10 @@ evidence() {
 
 	# --- turbomem_bench parts ----------------------------------------------------
 
-	ev_all=ring_mp_mc,ring_mt_rts,ring_mt_hts,stack,lf_stack,turbomem
+	ev_all=ring_mp_mc,ring_mt_rts,ring_mt_hts,stack,lf_stack,pile,turbomem
 	ev_two=ring_mp_mc,turbomem
+	# With DPDK's own lock-free pool (skipped before 26.11): its claims.
+	ev_pile=ring_mp_mc,pile,turbomem
 	# The grid at bulk 16, keep 32: no cache everywhere (every call reaches
 	# the handler); cache 256 where lcores share CPUs or each has its own
 	# (run-to-completion).
@@ -715,10 +740,17 @@ evidence() {
 	# page, and does not stop the set.
 	erun cache "${nohuge[*]} --lcores 0@0,1@1" --scenario cache --handlers "$ev_two" --layout "1 lcore"
 
-	# A killed secondary: turbomem and ring_mp_mc on every shape (the
-	# claim "a killed process does not wedge the pool").
+	# A killed secondary: turbomem, ring_mp_mc and pile on every shape
+	# (the claim "a killed process does not wedge the pool").
 	hp2m_top_up
-	erun crash "${nohuge[*]} -l 0" --scenario crash --handlers "$ev_two" --layout "2 processes" "${crash_n[@]}"
+	erun crash "${nohuge[*]} -l 0" --scenario crash --handlers "$ev_pile" --layout "2 processes" "${crash_n[@]}"
+
+	# Bytes per object, and the count and gets of contract: where pile
+	# answers differently.
+	erun memory "--no-huge -m $ev_mb_nohuge -l 0" --scenario memory --handlers "$ev_pile" \
+		--layout "main lcore" --deep-n "$deep_n"
+	erun contract "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario contract --handlers "$ev_pile" \
+		--layout "2 pinned"
 
 	# --- testpmd -------------------------------------------------------------------
 
@@ -904,7 +936,10 @@ results*)
 esac
 run grid-1lcore "${nohuge[*]} --lcores 0@0,1@1" --scenario grid --layout "1 lcore" "${grid_m[@]}"
 run grid-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario grid --layout "2 pinned" "${grid_m[@]}"
-run grid-6on2 "${nohuge[*]} --lcores 0@0,(1-6)@(0,1)" --scenario grid --layout "6 on 2 CPUs" "${grid_m[@]}"
+# results-short: one keep oversubscribed (its 240 pools took a minute).
+grid_6on2=("${grid_m[@]}")
+[ "$mode" = results-short ] && grid_6on2+=(--keeps 32)
+run grid-6on2 "${nohuge[*]} --lcores 0@0,(1-6)@(0,1)" --scenario grid --layout "6 on 2 CPUs" "${grid_6on2[@]}"
 for n in "${nonEAL[@]}"; do
 	run "grid-${n}nonEAL" "${nohuge[*]} -l 0" --scenario grid --nonEAL "$n" --layout "$n nonEAL" "${grid_m[@]}"
 done
@@ -912,7 +947,7 @@ run pipeline "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario pipeline --layout "2
 run contract-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario contract --layout "2 pinned"
 run contract-6on2 "${nohuge[*]} --lcores 0@0,(1-6)@(0,1)" --scenario contract --layout "6 on 2 CPUs"
 run locality "${nohuge[*]} -l 0" --scenario locality --layout "main lcore" --caches 0,default --inflight 32,512
-if [ "$mode" = smoke ]; then
+if [ "$mode" = smoke ] || [ "$mode" = results-short ]; then
 	# The no-PMU path, whatever this machine has.
 	run hw-off "${nohuge[*]} -l 0" --scenario hw --layout "main lcore" --pmu off
 fi
@@ -921,7 +956,9 @@ case "$mode" in full | results*)
 	run chunks "${nohuge[*]} --lcores 0@0,1@1" --scenario chunks --layout "1 lcore" \
 		--bulks 1,16,32,random --keeps 128
 	[ "$mode" = full ] && trap hp2m_release EXIT
-	crash_runs ;;
+	# results-short: one bulk, as smoke (ring_mp_mc's wedges take a
+	# second each).
+	if [ "$mode" = results-short ]; then crash_runs --bulks 32; else crash_runs; fi ;;
 esac
 
 # deep: pool memory in 4 KB pages takes a page per mbuf in --no-huge
@@ -954,6 +991,8 @@ if [ "$mode" = smoke ]; then
 	# One bulk: ring_mp_mc's wedges take a second each.
 	trap hp2m_release EXIT
 	crash_runs --bulks 32
+fi
+case "$mode" in smoke | results-short)
 	# Every registered scenario the runs above did not name, once, on one
 	# worker lcore: a new scenario is smoke-tested without a line here.
 	scs=$("$TM_BENCH_APP" "${nohuge[@]}" --no-pci -d "$plugin" -l 0 \
@@ -965,14 +1004,20 @@ if [ "$mode" = smoke ]; then
 		case " ${ran[*]} " in *"--scenario $sc "*) continue ;; esac
 		run "$sc" "${nohuge[*]} --lcores 0@0,1@1" --scenario "$sc" --layout "1 lcore" \
 			--deep-n "$deep_n" --bulks 16 --keeps 32
-	done
-fi
+	done ;;
+esac
 log "$nrun EAL runs in $((SECONDS - t0))s"
 case "$mode" in
 results*)
 	results_testpmd
+	# DPDK's own benchmark, last: minutes a handler whatever the speed-up
+	# (its thousands of cases), so not in results-short.
+	if [ "$mode" = results ]; then
+		vs_dpdk "$out" >/dev/null ||
+			not_testable vs-dpdk "mempool_perf_autotest: no dpdk-test of this DPDK"
+	fi
 	machine_when end
-	log "$nrun EAL runs and testpmd in $((SECONDS - t0))s" ;;
+	log "$nrun EAL runs, testpmd and mempool_perf_autotest in $((SECONDS - t0))s" ;;
 esac
 
 "$PYTHON" scripts/bench_report.py merge "$out" "$out/parts"/[0-9]*.csv

@@ -32,9 +32,12 @@
                                                  ".. crash-end" lines) and
                                                  the README's row, from
                                                  bench.sh crash's results
-  bench_report.py vs-dpdk AUTOTEST.log SPEEDUP GRID.csv...
+  bench_report.py vs-dpdk AUTOTEST.log SPEEDUP GRID.csv... [--csv F]
                                               -> mempool_perf_autotest's
-                                                 figures beside the grid's
+                                                 figures beside the grid's,
+                                                 and its ratios to
+                                                 ring_mp_mc (F: the rows,
+                                                 for the results page)
   bench_report.py gate PARTS_DIR             -> exit 1 where a ratio of
                                                  turbomem to itself (GATES)
                                                  is below its floor
@@ -438,32 +441,103 @@ def check(path, runs_file=None):
 
 # --- vs-dpdk ------------------------------------------------------------------
 
-def vs_dpdk(ref, speed, grids):
-    """DPDK's mempool_perf_autotest log (its rates sped up by speed) beside
-    the grid's CSVs of the same cases: best of the rounds each."""
+VS_DPDK_FIELDS = ["handler", "cores", "cache", "bulk", "keep", "autotest_mobj_s",
+                  "autotest_ratio", "autotest_ratios", "grid_mobj_s", "grid_at"]
+
+
+def vs_dpdk_autotest(ref, speed):
+    """mempool_perf_autotest's log: {(handler, cores, cache, bulk, keep):
+    [(round, objects/s)]} of the cases with equal get and put bulks,
+    variable n, and {run: {key: objects/s}} of ring_mp_mc's pools, each
+    run (one handler, bench.sh's marker line) separately."""
     speed = float(speed)
-    theirs, ours, handler = {}, {}, BASELINE
+    theirs, ring = {}, {}
+    run, rnd, handler = 0, {}, None
     for line in open(ref):
+        # bench.sh's marker, after dpdk-test's last prompt where it has one
+        if "[bench.sh vs-dpdk] " in line:
+            line = line[line.index("[bench.sh vs-dpdk] "):]
+            run += 1
+            h = line.split("=")[-1].strip()
+            rnd[h] = rnd.get(h, 0) + 1
+            ring[run] = {}
         if "start performance test" in line:
-            handler = line.split("for ")[1].split()[0] if " for " in line else BASELINE
-        m = re.search(r"cache=0 cores=1 n_get_bulk=(\d+) n_put_bulk=(\d+) "
-                      r"n_keep=(\d+) constant_n=0 rate_persec=(\d+)", line)
-        if m and m.group(1) == m.group(2):
-            k = (handler, m.group(1), m.group(3))
-            theirs[k] = max(theirs.get(k, 0), int(m.group(4)) * speed)
+            # "(using ring_mp_mc, ...)": the library's pools; "for X": the
+            # default pool of --mbuf-pool-ops-name; a user-owned cache is
+            # neither's figure.
+            if "user-owned" in line:
+                handler = None
+            elif " for " in line:
+                handler = line.split(" for ")[1].split()[0]
+            else:
+                handler = BASELINE
+        # 22.11 and 26.07 print the fields in different orders and widths.
+        f = dict(re.findall(r"(\w+)=\s*(\d+)", line))
+        if handler is None or not line.startswith("mempool_autotest") or \
+                f.get("constant_n") != "0" or "rate_persec" not in f or \
+                f.get("n_get_bulk") != f.get("n_put_bulk"):
+            continue
+        k = (handler, f["cores"], f["cache"], f["n_get_bulk"], f["n_keep"])
+        v = int(f["rate_persec"]) * speed
+        if handler == BASELINE:
+            ring.setdefault(run, {})[k] = v
+        else:
+            theirs.setdefault(k, []).append((run, v))
+    return theirs, ring
+
+
+def vs_dpdk(a):
+    """DPDK's mempool_perf_autotest log (its rates sped up by speed) beside
+    the grid's CSVs of the same cases: best of the rounds each, and each
+    handler's ratio to ring_mp_mc in the same autotest run (the median of
+    the rounds'). With --csv FILE, the rows for the results page."""
+    out_csv = pop_opt(a, "--csv")
+    ref, speed, grids = a[0], a[1], a[2:]
+    theirs, ring = vs_dpdk_autotest(ref, speed)
+    best = {}
+    for k, vs in theirs.items():
+        best[k] = max(v for _, v in vs)
+    for run, ks in ring.items():
+        for k, v in ks.items():
+            best[k] = max(best.get(k, 0), v)
+    ratios = {}
+    for k, vs in theirs.items():
+        rk = (BASELINE,) + k[1:]
+        ratios[k] = [v / ring[r][rk] for r, v in vs if ring.get(r, {}).get(rk)]
+    ours = {}
     for g in grids:
         for r in read_merged(g):
             if r["mobj_per_s"]:
-                k = (r["handler"], r["bulk"], r["keep"])
+                k = (r["handler"], r["workers"], r["cache"], r["bulk"], r["keep"])
                 ours[k] = max(ours.get(k, 0), float(r["mobj_per_s"]))
-    print("no cache, 1 lcore, best of %d interleaved rounds each" % len(grids))
-    print("%-11s %5s %5s %16s %16s %7s" % ("handler", "bulk", "keep",
-          "autotest Mobj/s", "grid Mobj/s", "grid/at"))
-    for k in sorted(ours, key=lambda k: (k[0], int(k[1]), int(k[2]))):
-        t, g = theirs.get(k), ours[k]
-        print("%-11s %5s %5s %16s %16.1f %7s" % (k[0], k[1], k[2],
-              "%.1f" % (t / 1e6) if t else "-", g / 1e6,
-              "%.2f" % (g / t) if t else "-"))
+    keys = sorted(set(best) | set(ours), key=lambda k: (
+        int(k[1]), int(k[2]), int(k[3]), int(k[4]), k[0] != BASELINE, k[0]))
+    keys = [k for k in keys if k in ours or not ours]
+    rows = []
+    for k in keys:
+        t, g, rr = best.get(k), ours.get(k), ratios.get(k, [])
+        rows.append(dict(zip(VS_DPDK_FIELDS, list(k) + [
+            "%.1f" % (t / 1e6) if t else "",
+            "%.3f" % statistics.median(rr) if rr else "",
+            " ".join("%.2f" % x for x in rr),
+            "%.1f" % (g / 1e6) if g else "",
+            "%.2f" % (g / t) if t and g else ""])))
+    print("mempool_perf_autotest against turbomem_bench's grid, best of %d interleaved "
+          "rounds each; ratio: to ring_mp_mc in the same autotest run" % max(
+              [1] + [len(v) for v in theirs.values()]))
+    print("%-11s %5s %5s %5s %5s %16s %8s %12s %7s" % (
+        "handler", "cores", "cache", "bulk", "keep", "autotest Mobj/s", "ratio",
+        "grid Mobj/s", "grid/at"))
+    for r in rows:
+        print("%-11s %5s %5s %5s %5s %16s %8s %12s %7s" % (
+            r["handler"], r["cores"], r["cache"], r["bulk"], r["keep"],
+            r["autotest_mobj_s"] or "-", r["autotest_ratio"] or "-",
+            r["grid_mobj_s"] or "-", r["grid_at"] or "-"))
+    if out_csv:
+        with open(out_csv, "w", newline="") as fp:
+            w = csv.DictWriter(fp, VS_DPDK_FIELDS)
+            w.writeheader()
+            w.writerows(rows)
 
 
 # --- plot ---------------------------------------------------------------------
@@ -1366,6 +1440,98 @@ def claims(res):
                  if ok else "; ".join(r["status"] for r in bad) or
                  "a wedge, a loss over the bound or a census error in a shape")
     out.append(c)
+    out += pile_claims(res)
+    return out
+
+
+def pile_claims(res):
+    """What the driver guide's "Turbomem or pile" and the README say of
+    DPDK's own lock-free pool (26.11), each against pile's rows of the
+    same run; those that go against turbomem included."""
+    out = []
+    who = "driver guide (Turbomem or pile); README"
+    absent = next((r["status"] for r in res.rows if r["handler"] == "pile" and
+                   r["status"].startswith("skip")), None)
+
+    def no_pile(c):
+        if absent:
+            c.verdict = "not testable here"
+            c.why = absent + " (TM_BENCH_DPDK=26.07-pile measures it)"
+        else:
+            missing(c, res, c.parts)
+
+    def row(part, h, **kv):
+        r = res.find(part, h, **kv)
+        return r if r is not None and r["status"].startswith("ok") else None
+
+    for cid, part, cache, text, word in (
+            ("X1", "grid-1lcore", "0", "Without a mempool cache, turbomem is faster than pile. "
+             "Here: grid, bulk 16, keep 32, 1 lcore, no cache.", "faster"),
+            ("X2", "grid-2pinned", "0", "Lcores sharing a pool without a cache: turbomem is "
+             "faster than pile. Here: grid, bulk 16, keep 32, 2 lcores pinned to 2 CPUs, "
+             "no cache.", "faster"),
+            ("X3", "grid-6on2", "0", "More threads than cores: turbomem is faster than pile. "
+             "Here: grid, bulk 16, keep 32, 6 lcores floating on 2 CPUs, no cache.", "faster"),
+            ("X4", "pipeline", "0", "Pipelines without a cache: turbomem is faster than pile. "
+             "Here: pipeline, bulk 16, 2 lcores pinned, no cache.", "faster"),
+            ("X5", "grid-2pinned", "256", "With a mempool cache on every lcore, pile is "
+             "enough: about the same speed as turbomem. Here: grid, bulk 16, keep 32, "
+             "2 lcores pinned to 2 CPUs, mempool cache 256.", "about the same")):
+        c = Claim(cid, who, text)
+        c.parts = [part]
+        c.machine = res.machine_of(part)
+        t, p = row(part, "turbomem", cache=cache), row(part, "pile", cache=cache)
+        if t is None or p is None:
+            no_pile(c)
+            out.append(c)
+            continue
+        t, p = num(t["mobj_per_s"]) / 1e6, num(p["mobj_per_s"]) / 1e6
+        c.figure = "turbomem %.1f, pile %.1f Mobj/s" % (t, p)
+        word_verdict(c, t / p, word)
+        c.why = c.why.replace(BASELINE, "pile")
+        out.append(c)
+
+    c = Claim("X6", who, "pile takes less memory per object than turbomem (against "
+              "turbomem). Here: memory, 262143 objects of 64 bytes, handler and mempool "
+              "bytes in the heaps.")
+    c.parts = ["memory"]
+    c.machine = res.machine_of("memory")
+    t, p = row("memory", "turbomem", layout="64 B objs"), row("memory", "pile",
+                                                             layout="64 B objs")
+    if t is None or p is None:
+        no_pile(c)
+    else:
+        t, p = num(t["bytes_per_obj"]), num(p["bytes_per_obj"])
+        c.figure = "turbomem %.1f, pile %.1f bytes per object" % (t, p)
+        c.verdict = "reproduced" if p < t else "refuted"
+        c.why = "pile %.2fx turbomem's bytes" % (p / t)
+    out.append(c)
+
+    c = Claim("X7", who, "turbomem's count is exact at rest and never above the pool's "
+              "size, its gets all-or-nothing, and no thread stays stuck in a get or put; "
+              "pile's count is a lower bound and may exceed the size. Here: contract, "
+              "2 lcores pinned, no cache.")
+    c.parts = ["contract"]
+    c.machine = res.machine_of("contract")
+    t, p = row("contract", "turbomem"), row("contract", "pile")
+    if t is None or p is None:
+        no_pile(c)
+    else:
+        def says(r):
+            e = extra(r)
+            return ("count at rest %s-%s of %s (exact in %s of %s rounds), most seen %s, "
+                    "%s all-or-nothing violations, %s threads wedged" % (
+                        e.get("count_rest_min"), e.get("count_rest_max"), e.get("aon_size"),
+                        e.get("rest_exact"), r["rounds"], e.get("count_max"),
+                        e.get("violations"), e.get("wedged")))
+        te = extra(t)
+        c.figure = "turbomem: %s; pile: %s" % (says(t), says(p))
+        ok = te.get("rest_exact") == t["rounds"] and te.get("violations") == "0" and \
+            te.get("wedged") == "0" and num(te.get("count_max")) is not None and \
+            num(te["count_max"]) <= num(te.get("aon_size"))
+        c.verdict = "reproduced" if ok else "refuted"
+        c.why = "turbomem's figures; pile's beside them, not judged"
+    out.append(c)
     return out
 
 
@@ -2161,6 +2327,7 @@ def results_page(res, accepted=None):
         if opts:
             L += ["EAL memory options:", ""]
             L += bullets("%s: ``%s``" % (TP_MEMS.get(m, m), o) for m, o in opts.items())
+    L += vs_dpdk_section(res)
     gone = ["%s: %s" % (k, v) for k, v in list(res.failed.items()) + list(res.nt.items())]
     if gone:
         L += ["Not measured in this run:", ""]
@@ -2168,6 +2335,59 @@ def results_page(res, accepted=None):
     while L and L[-1] == "":
         L.pop()
     return L, "%d turbomem_bench rows, testpmd on %d memories" % (len(trows), len(mems))
+
+
+def vs_dpdk_section(res):
+    """The results page's section of DPDK's mempool_perf_autotest
+    (bench.sh vs-dpdk's vs-dpdk.csv in the results), or nothing."""
+    path = os.path.join(res.d, "vs-dpdk.csv")
+    if not os.path.exists(path):
+        return []
+    rows = read_merged(path)
+    hs = list(dict.fromkeys(r["handler"] for r in rows if r["handler"] != BASELINE))
+    by = {(r["handler"], r["cores"], r["cache"], r["bulk"], r["keep"]): r for r in rows}
+    cells = list(dict.fromkeys((r["cores"], r["cache"], r["bulk"], r["keep"]) for r in rows))
+    L = ["DPDK's mempool_perf_autotest", "----------------------------", ""]
+    L += prose("DPDK's own benchmark (``dpdk-test``'s ``mempool_perf_autotest`` of the DPDK "
+               "measured, %s) on each handler as its default pool (``--mbuf-pool-ops-name``), "
+               "run by ``scripts/bench.sh vs-dpdk``: its cases of equal get and put bulks "
+               "1, 4 and 32, keeps 32, 128 and 512, 1 and 2 cores, without a cache and with "
+               "its cache of 512. Mobj/s: the best of the rounds; ratio: the median of the "
+               "rounds' ratios to ``%s`` in the same autotest run; grid / autotest: "
+               "turbomem_bench's grid on the same case, which the tables above use." % (
+                   res.machine.get("dpdk", "?"), BASELINE))
+    L += [""]
+    cmd = os.path.join(res.d, "vs-dpdk.cmd")
+    if os.path.exists(cmd):
+        with open(cmd) as fp:
+            L += ["The command, on %s::" % res.machine.get("cpu", "?"), ""]
+            L += ["   " + x for x in fp.read().strip().split("\n")] + [""]
+    table = []
+    for c in cells:
+        b = by.get((BASELINE,) + c, {})
+        row = list(c) + [b.get("autotest_mobj_s") or "-"]
+        for h in hs:
+            e = by.get((h,) + c, {})
+            row += [e.get("autotest_mobj_s") or "-",
+                    "%.2fx" % float(e["autotest_ratio"]) if e.get("autotest_ratio") else "-"]
+        table.append(row)
+    header = ["cores", "cache", "bulk", "keep", "%s Mobj/s" % BASELINE]
+    for h in hs:
+        header += ["%s Mobj/s" % h, "%s / %s" % (h, BASELINE)]
+    L += rst_table("mempool_perf_autotest, no cache and cache 512", header, table)
+    agree = [float(r["grid_at"]) for r in rows if r.get("grid_at")]
+    if agree:
+        L += prose("grid / autotest over these cases and handlers: median %.2f, %.2f to %.2f." % (
+            statistics.median(agree), min(agree), max(agree)))
+        L += [""]
+    missing = [h for h in hs if not any(by.get((h,) + c, {}).get("autotest_mobj_s")
+                                        for c in cells)]
+    if missing:
+        L += prose("No autotest figures for %s: the autotest could not use it as its "
+                   "default pool on this DPDK (its log: ``vs-dpdk-mempool_perf.log``)." %
+                   ", ".join("``%s``" % h for h in missing))
+        L += [""]
+    return L
 
 
 def readme_block(res):
@@ -2383,6 +2603,31 @@ def accepted_block(reason, worse):
                        for sc, cell, o, n in worse)
 
 
+def kept_acceptance(L, page):
+    """The new page L with the "Accepted Regressions" section of the page
+    it replaces where both come from the same run (same "Run" section:
+    the page made again from its results): the reason still holds."""
+    if not os.path.exists(page):
+        return L
+    with open(page) as fp:
+        old = fp.read().split("\n")
+
+    def section(lines, title):
+        if title not in lines:
+            return None
+        i = lines.index(title)
+        j = next((k for k in range(i + 2, len(lines)) if k + 1 < len(lines) and
+                  lines[k + 1] and set(lines[k + 1]) == {"-"} and
+                  len(lines[k + 1]) == len(lines[k])), len(lines))
+        return i, j
+    run_old, run_new = section(old, "Run"), section(L, "Run")
+    acc = section(old, "Accepted Regressions")
+    if acc is None or run_old is None or run_new is None or \
+            old[run_old[0]:run_old[1]] != L[run_new[0]:run_new[1]]:
+        return L
+    return L[:run_new[1]] + old[acc[0]:acc[1]] + L[run_new[1]:]
+
+
 def results(a):
     accept = pop_opt(a, "--accept")
     readme = pop_readme(a)
@@ -2410,6 +2655,8 @@ def results(a):
               file=sys.stderr)
     elif accept is not None:
         print("bench_report.py results: no regression: nothing to accept", file=sys.stderr)
+    else:
+        L = kept_acceptance(L, a[1])
     os.makedirs(os.path.dirname(os.path.abspath(a[1])), exist_ok=True)
     with open(a[1], "w") as fp:
         fp.write("\n".join(L) + "\n")
@@ -2583,6 +2830,16 @@ def crash_cmd(a):
     row = crash_readme_row(res)
     if readme:
         text = readme_text(readme)
+        # The README table's handler columns (ring_mp_mc's, then turbomem
+        # and the others the results run measured): the row has each.
+        blk = README_BLOCK.search(text).group(0).split("\n")
+        h0 = next((i for i, x in enumerate(blk) if x.startswith("   * - ")), len(blk))
+        cols = []
+        for x in blk[h0 + 1:]:
+            if not x.startswith("     - "):
+                break
+            cols.append(x[7:].strip())
+        row = crash_readme_row(res, tuple(cols[1:]) or ("turbomem",))
         if row is None:
             sys.exit("bench_report.py crash: no crash rows of %s and turbomem for %s" % (
                 BASELINE, readme))
@@ -2703,7 +2960,7 @@ def main():
     elif cmd == "ab" and len(args) >= 2:
         ab(args[0], args[1:])
     elif cmd == "vs-dpdk" and len(args) >= 3:
-        vs_dpdk(args[0], args[1], args[2:])
+        vs_dpdk(args)
     else:
         sys.exit(__doc__)
 

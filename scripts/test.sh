@@ -18,11 +18,12 @@
 #          mutants.sh, the patches of app/test-turbomem/mutants) and the
 #          in-tree DPDK build with its testpmd
 #          forwarding on turbomem (scripts/dpdk.sh intree)
-#   perf   "meson test --suite perf" in ./build: a seconds-long slice of
-#          every turbomem_bench scenario, checking every row is produced
-#          (scripts/bench.sh smoke; no timing assertions; ~1 min), and the
-#          evidence page generated from seconds-long runs of its whole set
-#          and built with sphinx-build -W (bench.sh evidence-short; ~90 s)
+#   perf   "meson test --suite perf" in ./build: the results page from
+#          seconds-long runs of full's matrix and a slice of every other
+#          turbomem_bench scenario, checking every row is produced (no
+#          timing assertions; bench.sh results-short, ~4 min), the
+#          evidence page likewise (bench.sh evidence-short; ~90 s), both
+#          built with sphinx-build -W; the ratio gate (bench.sh gate)
 #   stress "meson test --suite stress" in ./build at TM_TEST_SCALE=20:
 #          stress shapes, ABA, multi-process with a killed secondary
 #          (hugepages)
