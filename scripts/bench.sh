@@ -301,6 +301,12 @@ esac
 
 # The DPDK to measure on (TM_BENCH_DPDK, TM_DPDK_PREFIX): see dpdk_measure.
 dpdk_measure
+# testpmd of the DPDK measured on, where it has one: the plugin, built
+# for that DPDK, cannot load into another's testpmd.
+if [ -z "${TESTPMD:-}" ] && [ -n "${TM_DPDK_PREFIX:-}" ] &&
+	[ -x "$TM_DPDK_PREFIX/bin/dpdk-testpmd" ]; then
+	export TESTPMD=$TM_DPDK_PREFIX/bin/dpdk-testpmd
+fi
 [ "$mode" != vs-dpdk ] || { vs_dpdk; exit 0; }
 TM_BUILD_DIR=${TM_BUILD_DIR:-build}
 TM_BENCH_APP=${TM_BENCH_APP:-$TM_BUILD_DIR/app/test-turbomem/dpdk-test-turbomem}
@@ -924,11 +930,6 @@ results*)
 	if [ -n "$rs_readme" ] && ! { grep -q '^\.\. results-begin ' "$rs_readme" &&
 		grep -qx '\.\. results-end' "$rs_readme"; }; then
 		die "$rs_readme has no '.. results-begin (...)' and '.. results-end' lines (TM_RESULTS_README=\"\" to leave it)"
-	fi
-	# testpmd of the DPDK measured on, where it has one.
-	if [ -z "${TESTPMD:-}" ] && [ -n "${TM_DPDK_PREFIX:-}" ] &&
-		[ -x "$TM_DPDK_PREFIX/bin/dpdk-testpmd" ]; then
-		export TESTPMD=$TM_DPDK_PREFIX/bin/dpdk-testpmd
 	fi
 	results_init
 	machine_txt

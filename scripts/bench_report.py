@@ -1519,11 +1519,14 @@ def pile_claims(res):
     else:
         def says(r):
             e = extra(r)
-            return ("count at rest %s-%s of %s (exact in %s of %s rounds), most seen %s, "
+            # UINT32_MAX: no round came to rest (every one wedged)
+            rest = ("count at rest %s-%s of %s" % (
+                e.get("count_rest_min"), e.get("count_rest_max"), e.get("aon_size"))
+                if e.get("count_rest_min") != "4294967295" else "no round at rest")
+            return ("%s (exact in %s of %s rounds), most seen %s of %s, "
                     "%s all-or-nothing violations, %s threads wedged" % (
-                        e.get("count_rest_min"), e.get("count_rest_max"), e.get("aon_size"),
-                        e.get("rest_exact"), r["rounds"], e.get("count_max"),
-                        e.get("violations"), e.get("wedged")))
+                        rest, e.get("rest_exact"), r["rounds"], e.get("count_max"),
+                        e.get("aon_size"), e.get("violations"), e.get("wedged")))
         te = extra(t)
         c.figure = "turbomem: %s; pile: %s" % (says(t), says(p))
         ok = te.get("rest_exact") == t["rounds"] and te.get("violations") == "0" and \
