@@ -2606,31 +2606,6 @@ def accepted_block(reason, worse):
                        for sc, cell, o, n in worse)
 
 
-def kept_acceptance(L, page):
-    """The new page L with the "Accepted Regressions" section of the page
-    it replaces where both come from the same run (same "Run" section:
-    the page made again from its results): the reason still holds."""
-    if not os.path.exists(page):
-        return L
-    with open(page) as fp:
-        old = fp.read().split("\n")
-
-    def section(lines, title):
-        if title not in lines:
-            return None
-        i = lines.index(title)
-        j = next((k for k in range(i + 2, len(lines)) if k + 1 < len(lines) and
-                  lines[k + 1] and set(lines[k + 1]) == {"-"} and
-                  len(lines[k + 1]) == len(lines[k])), len(lines))
-        return i, j
-    run_old, run_new = section(old, "Run"), section(L, "Run")
-    acc = section(old, "Accepted Regressions")
-    if acc is None or run_old is None or run_new is None or \
-            old[run_old[0]:run_old[1]] != L[run_new[0]:run_new[1]]:
-        return L
-    return L[:run_new[1]] + old[acc[0]:acc[1]] + L[run_new[1]:]
-
-
 def results(a):
     accept = pop_opt(a, "--accept")
     readme = pop_readme(a)
@@ -2658,8 +2633,6 @@ def results(a):
               file=sys.stderr)
     elif accept is not None:
         print("bench_report.py results: no regression: nothing to accept", file=sys.stderr)
-    else:
-        L = kept_acceptance(L, a[1])
     os.makedirs(os.path.dirname(os.path.abspath(a[1])), exist_ok=True)
     with open(a[1], "w") as fp:
         fp.write("\n".join(L) + "\n")
