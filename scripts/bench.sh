@@ -701,9 +701,9 @@ evidence() {
 	# --- turbomem_bench parts ----------------------------------------------------
 
 	ev_all=ring_mp_mc,ring_mt_rts,ring_mt_hts,stack,lf_stack,pile,turbomem
-	ev_two=ring_mp_mc,turbomem
-	# With DPDK's own lock-free pool (skipped before 26.11): its claims.
-	ev_pile=ring_mp_mc,pile,turbomem
+	# ring_mp_mc and turbomem, which the claims compare, and DPDK's own
+	# lock-free pool beside them (skipped before 26.11).
+	ev_cmp=ring_mp_mc,pile,turbomem
 	# The grid at bulk 16, keep 32: no cache everywhere (every call reaches
 	# the handler); cache 256 where lcores share CPUs or each has its own
 	# (run-to-completion).
@@ -712,8 +712,8 @@ evidence() {
 	erun grid-2pinned "${nohuge[*]} --lcores 0@0,1@0,2@1" "${ev_grid[@]}" --caches 0,256 --layout "2 pinned"
 	erun grid-6on2 "${nohuge[*]} --lcores 0@0,(1-6)@(0,1)" "${ev_grid[@]}" --caches 0,256 --layout "6 on 2 CPUs"
 	erun pipeline "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario pipeline --handlers "$ev_all" --bulks 16 --caches 0 --layout "2 pinned"
-	erun locality "${nohuge[*]} -l 0" --scenario locality --handlers "$ev_two" --caches 0,default --inflight 32,512 --layout "main lcore"
-	erun hw "${nohuge[*]} -l 0" --scenario hw --handlers "$ev_two" --inflight 32,512 --layout "main lcore"
+	erun locality "${nohuge[*]} -l 0" --scenario locality --handlers "$ev_cmp" --caches 0,default --inflight 32,512 --layout "main lcore"
+	erun hw "${nohuge[*]} -l 0" --scenario hw --handlers "$ev_cmp" --inflight 32,512 --layout "main lcore"
 
 	ev_mb_nohuge=$(( (deep_n * 4096 >> 20) + 256 ))
 	ev_deep=(--scenario deep --layout "main lcore" --deep-n "$deep_n" --seconds "$deep_secs" --rounds $((ev_short ? 1 : 3)))
@@ -725,16 +725,16 @@ evidence() {
 		[ "$1" = 2m ] && hp2m_top_up
 		erun "pages-$1" "$2 -l 0" "${ev_pages[@]}" --handlers "$3"
 	}
-	ev_mem nohuge "--no-huge -m $ev_mb_nohuge" "$ev_two"
+	ev_mem nohuge "--no-huge -m $ev_mb_nohuge" "$ev_cmp"
 	TURBOMEM_CONFIG=thp=off ev_mem nohuge-thpoff "--no-huge -m $ev_mb_nohuge" turbomem
 	if [ -n "$hp_mnt2m" ]; then
-		ev_mem 2m "-m $((ev_pages2m * 2)) --huge-dir $hp_mnt2m --huge-unlink" "$ev_two"
+		ev_mem 2m "-m $((ev_pages2m * 2)) --huge-dir $hp_mnt2m --huge-unlink" "$ev_cmp"
 	fi
 	if [ -n "$ev_mnt1g" ]; then
-		ev_mem 1g "-m 2048 --huge-dir $ev_mnt1g --huge-unlink" "$ev_two"
+		ev_mem 1g "-m 2048 --huge-dir $ev_mnt1g --huge-unlink" "$ev_cmp"
 	fi
 
-	for h in ring_mp_mc turbomem; do
+	for h in ${ev_cmp//,/ }; do
 		erun "frag-nohuge-$h" "${nohuge[*]} -l 0" --scenario frag --handlers "$h" --layout "main lcore"
 		if [ -n "$hp_mnt2m" ]; then
 			hp2m_top_up
@@ -744,18 +744,18 @@ evidence() {
 
 	# The cache scenario; a failure leaves its rows missing, said so on the
 	# page, and does not stop the set.
-	erun cache "${nohuge[*]} --lcores 0@0,1@1" --scenario cache --handlers "$ev_two" --layout "1 lcore"
+	erun cache "${nohuge[*]} --lcores 0@0,1@1" --scenario cache --handlers "$ev_cmp" --layout "1 lcore"
 
 	# A killed secondary: turbomem, ring_mp_mc and pile on every shape
 	# (the claim "a killed process does not wedge the pool").
 	hp2m_top_up
-	erun crash "${nohuge[*]} -l 0" --scenario crash --handlers "$ev_pile" --layout "2 processes" "${crash_n[@]}"
+	erun crash "${nohuge[*]} -l 0" --scenario crash --handlers "$ev_cmp" --layout "2 processes" "${crash_n[@]}"
 
 	# Bytes per object, and the count and gets of contract: where pile
 	# answers differently.
-	erun memory "--no-huge -m $ev_mb_nohuge -l 0" --scenario memory --handlers "$ev_pile" \
+	erun memory "--no-huge -m $ev_mb_nohuge -l 0" --scenario memory --handlers "$ev_cmp" \
 		--layout "main lcore" --deep-n "$deep_n"
-	erun contract "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario contract --handlers "$ev_pile" \
+	erun contract "${nohuge[*]} --lcores 0@0,1@0,2@1" --scenario contract --handlers "$ev_cmp" \
 		--layout "2 pinned"
 
 	# --- testpmd -------------------------------------------------------------------
@@ -767,11 +767,11 @@ evidence() {
 	if [ $ev_short = 1 ]; then
 		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=5 TM_CMP_SKIP=1 TM_CMP_LAST=2
 			TM_CMP_CACHES=default "TM_CMP_PMD_OPTS=--total-num-mbufs=8192"
-			"TM_CMP_HANDLERS=${ev_two/,/ }")
+			"TM_CMP_HANDLERS=${ev_cmp//,/ }")
 		testpmd_compare 1 "${ev_tp_mems[@]}"
 	else
 		# 12 s: under load, testpmd takes seconds to populate its pool.
-		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=12 "TM_CMP_HANDLERS=${ev_two/,/ }")
+		tp_env=(TM_CMP_ROUNDS=1 TM_CMP_SECONDS=12 "TM_CMP_HANDLERS=${ev_cmp//,/ }")
 		testpmd_compare 2 "${ev_tp_mems[@]}"
 	fi
 
