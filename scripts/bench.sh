@@ -596,7 +596,8 @@ doc_build() {
 #   deep, pages     per memory: --no-huge (ring_mp_mc on 4 KB pages,
 #                   turbomem on its own THP memory), --no-huge with
 #                   TURBOMEM_CONFIG=thp=off (turbomem on 4 KB pages),
-#                   hugetlbfs 2 MB pages, hugetlbfs 1 GB pages
+#                   hugetlbfs 2 MB pages, hugetlbfs 1 GB pages; deep in
+#                   5 rounds (short: 1) interleaved across the memories
 #   frag            one process per handler and memory (the heap a handler
 #                   leaves is the next one's start)
 #   cache           the cache scenario (bench_cache.c: seed 002's claim)
@@ -716,23 +717,34 @@ evidence() {
 	erun hw "${nohuge[*]} -l 0" --scenario hw --handlers "$ev_cmp" --inflight 32,512 --layout "main lcore"
 
 	ev_mb_nohuge=$(( (deep_n * 4096 >> 20) + 256 ))
-	ev_deep=(--scenario deep --layout "main lcore" --deep-n "$deep_n" --seconds "$deep_secs" --rounds $((ev_short ? 1 : 3)))
+	ev_deep=(--scenario deep --layout "main lcore" --deep-n "$deep_n" --seconds "$deep_secs" --rounds 1)
 	ev_pages=(--scenario pages --layout "main lcore" --deep-n "$deep_n")
-	# ev_mem NAME "EAL memory args" HANDLERS: deep and pages on one memory.
+	# ev_mem PART "EAL memory args" HANDLERS MEMORY: deep or pages
+	# (PART's first word) on one memory.
 	ev_mem() {
-		[ "$1" = 2m ] && hp2m_top_up
-		erun "deep-$1" "$2 -l 0" "${ev_deep[@]}" --handlers "$3"
-		[ "$1" = 2m ] && hp2m_top_up
-		erun "pages-$1" "$2 -l 0" "${ev_pages[@]}" --handlers "$3"
+		[ "$4" = 2m ] && hp2m_top_up
+		local -n args=ev_${1%%-*}
+		erun "$1" "$2 -l 0" "${args[@]}" --handlers "$3"
 	}
-	ev_mem nohuge "--no-huge -m $ev_mb_nohuge" "$ev_cmp"
-	TURBOMEM_CONFIG=thp=off ev_mem nohuge-thpoff "--no-huge -m $ev_mb_nohuge" turbomem
-	if [ -n "$hp_mnt2m" ]; then
-		ev_mem 2m "-m $((ev_pages2m * 2)) --huge-dir $hp_mnt2m --huge-unlink" "$ev_cmp"
-	fi
-	if [ -n "$ev_mnt1g" ]; then
-		ev_mem 1g "-m 2048 --huge-dir $ev_mnt1g --huge-unlink" "$ev_cmp"
-	fi
+	# ev_mems PART: PART on every memory (PART-MEMORY[-rK]).
+	ev_mems() {
+		ev_mem "${1/@/nohuge}" "--no-huge -m $ev_mb_nohuge" "$ev_cmp" nohuge
+		TURBOMEM_CONFIG=thp=off ev_mem "${1/@/nohuge-thpoff}" "--no-huge -m $ev_mb_nohuge" turbomem nohuge
+		if [ -n "$hp_mnt2m" ]; then
+			ev_mem "${1/@/2m}" "-m $((ev_pages2m * 2)) --huge-dir $hp_mnt2m --huge-unlink" "$ev_cmp" 2m
+		fi
+		if [ -n "$ev_mnt1g" ]; then
+			ev_mem "${1/@/1g}" "-m 2048 --huge-dir $ev_mnt1g --huge-unlink" "$ev_cmp" 1g
+		fi
+	}
+	# deep compares memories, one process each: round k of every memory
+	# runs before round k+1 of any, so that a slow spell of the host (the
+	# rounds of one process differ up to 3x here) falls on all of them;
+	# the page takes the median of each round's ratio.
+	for k in $(seq 1 $((ev_short ? 1 : 5))); do
+		ev_mems "deep-@-r$k"
+	done
+	ev_mems "pages-@"
 
 	for h in ${ev_cmp//,/ }; do
 		erun "frag-nohuge-$h" "${nohuge[*]} -l 0" --scenario frag --handlers "$h" --layout "main lcore"

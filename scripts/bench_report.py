@@ -863,15 +863,28 @@ class Results:
         return run.split("-", 1)[1] if re.match(r"^\d+-", run) else run
 
     def find(self, part, handler, **kv):
+        """The row of handler in part, or in its first round (part-rK)."""
         for r in self.rows:
             if self.part(r["run"]) != part or r["handler"] != handler:
                 continue
             if all(r.get(k) == str(v) for k, v in kv.items()):
                 return r
-        return None
+        rounds = self.rounds(part, handler, **kv)
+        return rounds[min(rounds)] if rounds else None
+
+    def rounds(self, part, handler, **kv):
+        """{K: row} of handler in the parts part-rK (rounds interleaved
+        with other parts' rounds)."""
+        out = {}
+        for r in self.rows:
+            m = re.match(re.escape(part) + r"-r(\d+)$", self.part(r["run"]))
+            if m and r["handler"] == handler and \
+                    all(r.get(k) == str(v) for k, v in kv.items()):
+                out[int(m.group(1))] = r
+        return out
 
     def machine_of(self, part):
-        h = self.headers.get(part)
+        h = self.headers.get(part) or self.headers.get(part + "-r1")
         if h:
             return "%s; Linux %s; DPDK %s" % (
                 h.get("cpu", "?"), h.get("kernel", "?").split()[0],
@@ -1032,12 +1045,27 @@ def claims(res):
         c.why = "reproduced at <= %.2fx" % (0.59 / TOL_GAIN)
     out.append(c)
 
+    # (memory, handler) -> (median cycles/mbuf, first row, {round: cycles})
     deep = {}
     for m in ("nohuge", "nohuge-thpoff", "2m", "1g"):
         for h in ("ring_mp_mc", "turbomem"):
-            r = res.find("deep-" + m, h)
-            if r is not None and num(r["cycles_per_obj"]) is not None:
-                deep[(m, h)] = (num(r["cycles_per_obj"]), r)
+            rs = res.rounds("deep-" + m, h) or {1: res.find("deep-" + m, h)}
+            cyc = {k: num(r["cycles_per_obj"]) for k, r in rs.items()
+                   if r is not None and num(r["cycles_per_obj"]) is not None}
+            if cyc:
+                deep[(m, h)] = (statistics.median(cyc.values()),
+                                rs[min(cyc)], cyc)
+
+    def deep_ratio(a, b):
+        """Median of a's cycles over b's, round by round, and its text."""
+        v = sorted(a[2][k] / b[2][k] for k in a[2] if b[2].get(k))
+        med = statistics.median(v)
+        return med, "%.2fx" % med + (" (%.2f-%.2f)" % (v[0], v[-1])
+                                     if len(v) > 1 else "")
+
+    def deep_rounds(a):
+        n = len(a[2])
+        return "1 round" if n == 1 else "medians of %d interleaved rounds" % n
 
     c = Claim("P4", "TurboMem paper (seed 000)",
               "THP auto-merging matches or beats manually reserved huge pages. "
@@ -1051,12 +1079,17 @@ def claims(res):
     if thp is None or not refs:
         missing(c, res, ["deep-nohuge", "deep-2m", "deep-1g"], "1g")
     else:
-        c.figure = "cycles/mbuf: THP %.1f (%s, %s%% huge); %s" % (
-            thp[0], thp[1]["backing"], thp[1]["huge_pct"] or "?",
-            "; ".join("%s %.1f" % (memname(m), v) for m, v in refs))
-        worst = max(thp[0] / v for _, v in refs)
+        rat = [(m, deep_ratio(thp, deep[(m, "turbomem")])) for m, _ in refs]
+        c.figure = "cycles/mbuf, %s: THP %.1f (%s, %s%% huge); %s; " \
+                   "THP / hugetlbfs by round: %s" % (
+                       deep_rounds(thp), thp[0], thp[1]["backing"],
+                       thp[1]["huge_pct"] or "?",
+                       "; ".join("%s %.1f" % (memname(m), v) for m, v in refs),
+                       ", ".join("%s %s" % (memname(m), r[1]) for m, r in rat))
+        worst = max(r[0] for _, r in rat)
         c.verdict = "reproduced" if worst <= 1.05 else "refuted"
-        c.why = "THP / hugetlbfs up to %.2fx (matches at <= 1.05x)" % worst
+        c.why = "THP / hugetlbfs up to %.2fx, median of the rounds' " \
+                "ratios (matches at <= 1.05x)" % worst
     out.append(c)
 
     c = Claim("P4b", "TurboMem paper (seed 000)",
@@ -1069,10 +1102,12 @@ def claims(res):
     if thp is None or b is None:
         missing(c, res, ["deep-nohuge", "deep-1g"], "1g")
     else:
-        c.figure = "cycles/mbuf: turbomem THP %.1f, ring_mp_mc 1 GB %.1f (%.2fx)" % (
-            thp[0], b[0], thp[0] / b[0])
-        c.verdict = "reproduced" if thp[0] <= b[0] * 1.05 else "refuted"
-        c.why = "matches or beats at <= 1.05x the cycles"
+        r = deep_ratio(thp, b)
+        c.figure = "cycles/mbuf, %s: turbomem THP %.1f, ring_mp_mc 1 GB " \
+                   "%.1f; by round %s" % (deep_rounds(thp), thp[0], b[0], r[1])
+        c.verdict = "reproduced" if r[0] <= 1.05 else "refuted"
+        c.why = "matches or beats at <= 1.05x the cycles (median of the " \
+                "rounds' ratios)"
     out.append(c)
 
     for cache in ("250", "0"):
@@ -1845,6 +1880,7 @@ def write_page(res, cl, path):
         for p in c.parts:
             keys = [k for k in res.cmds if k == p or
                     (p.endswith("*") and k.startswith(p[:-1])) or
+                    re.match(re.escape(p) + r"-r\d+$", k) or
                     (p.startswith("testpmd-") and k.startswith(p.rsplit("-r", 1)[0] + "-r"))]
             for k in keys[:1]:
                 cmds.append(":ref:`%s <%s>`," % (k, cmd_label(k)))
@@ -1937,7 +1973,16 @@ def write_page(res, cl, path):
                "testpmd's go to ``TM_RESULTS_DIR``.") + [""]
     if res.cmds:
         for k, v in res.cmds.items():
-            L += [".. _%s:" % cmd_label(k), "", "``%s``:" % k, "", ".. code-block:: none", ""]
+            # Rounds of one part run one command: written once, under round 1.
+            m = re.match(r"(.*)-r(\d+)$", k)
+            if m and m.group(2) != "1" and res.cmds.get(m.group(1) + "-r1") == v:
+                continue
+            n = len([j for j in res.cmds if re.fullmatch(
+                re.escape(m.group(1)) + r"-r\d+", j) and res.cmds[j] == v]) if m else 1
+            L += [".. _%s:" % cmd_label(k), "",
+                  "``%s``%s:" % (k, "" if n == 1 else " (round 2 too)" if n == 2
+                                 else " (rounds 2 to %d too)" % n),
+                  "", ".. code-block:: none", ""]
             L += ["   " + l for l in shell_lines(shorten(v), RST_WIDTH - 3)] + [""]
     else:
         L += ["(none recorded)", ""]
