@@ -2918,13 +2918,14 @@ GATES = [
 
 
 def gate(parts_dir):
-    """Each GATES ratio from bench.sh gate's parts: the median of the
-    rounds' ratios where both rows are of one run, else of the medians."""
+    """Each GATES ratio from bench.sh gate's parts: where both rows are
+    of one run, the median of the rounds' ratios, and of several runs
+    (PART-pK) the median of theirs; else the ratio of the medians."""
     rows = {}
     for f in sorted(os.listdir(parts_dir)):
         if f.endswith(".csv"):
             name = re.sub(r"^\d+-", "", os.path.splitext(f)[0])
-            name = re.sub(r"-(nohuge|hugetlbfs)$", "", name)
+            name = re.sub(r"-(nohuge|hugetlbfs|p\d+)$", "", name)
             for r in read_part(os.path.join(parts_dir, f))[1]:
                 r["run"] = f
                 rows.setdefault(name, []).append(r)
@@ -2932,27 +2933,32 @@ def gate(parts_dir):
     for name, part, want, base, floor in GATES:
         def pick(sel):
             sel = dict(dict(handler="turbomem"), **sel)
-            return next((r for r in rows.get(part, []) if all(
-                r.get(k) == v for k, v in sel.items())), None)
+            return [r for r in rows.get(part, []) if all(
+                r.get(k) == v for k, v in sel.items())]
         a, b = pick(want), pick(base)
-        if a is None or b is None:
+        if not a or not b:
             print("GATE %s: no rows (%s) SKIP" % (name, part))
             continue
-        fig = "mobj_per_s" if num(a.get("mobj_per_s")) is not None \
+        fig = "mobj_per_s" if num(a[0].get("mobj_per_s")) is not None \
             else "cycles_per_obj"
-        ratios = round_ratios(a, b) if a["run"] == b["run"] else []
-        if ratios:
-            r = statistics.median(ratios)
+        inv = (lambda x: 1 / x) if fig == "cycles_per_obj" else (lambda x: x)
+        runs = []  # (the run's ratio, its rounds' ratios)
+        for x in a:
+            y = next((y for y in b if y["run"] == x["run"]), None)
+            rr = [inv(v) for v in round_ratios(x, y)] if y else []
+            if rr:
+                runs.append((statistics.median(rr), rr))
+        if runs:
+            r = statistics.median(v for v, _ in runs)
+            how = "; rounds " + " ".join("%.2f" % v for v in runs[0][1]) \
+                if len(runs) == 1 else "; runs " + " ".join(
+                    "%.2f" % v for v, _ in runs) + " (medians of their rounds)"
         else:
-            r = num(a[fig]) / num(b[fig])
-        if fig == "cycles_per_obj":
-            ratios = [1 / x for x in ratios]
-            r = 1 / r
+            r, how = inv(num(a[0][fig]) / num(b[0][fig])), ""
         ok = r >= floor
         failed += not ok
         print("%sGATE %s: %.3f (floor %.2f%s) %s" % (
-            "" if ok else "FAIL: ", name, r, floor, "; rounds " + " ".join(
-                "%.2f" % x for x in ratios) if ratios else "",
+            "" if ok else "FAIL: ", name, r, floor, how,
             "ok" if ok else "below the floor"))
     sys.exit(1 if failed else 0)
 
