@@ -579,7 +579,7 @@ doc_build() {
 
 # evidence, evidence-short: the evidence set.
 #
-#   scripts/bench.sh evidence         (about 10 minutes on 2 vCPUs)
+#   scripts/bench.sh evidence         (about 16 minutes on 2 vCPUs)
 #   scripts/bench.sh evidence-short   (about a minute: CI, meson test
 #                                      evidence_short of the perf suite)
 #
@@ -593,7 +593,7 @@ doc_build() {
 #                   with cache 256 (the driver guide's When to Use It rows)
 #   pipeline        bulk 16, no cache, 2 lcores pinned: one gets, one puts
 #   locality, hw    after a shuffled refill; hw probes the PMU
-#   deep, pages     per memory: --no-huge (ring_mp_mc on 4 KB pages,
+#   deep, pages     per memory: --no-huge (DPDK's handlers on 4 KB pages,
 #                   turbomem on its own THP memory), --no-huge with
 #                   TURBOMEM_CONFIG=thp=off (turbomem on 4 KB pages),
 #                   hugetlbfs 2 MB pages, hugetlbfs 1 GB pages; deep in
@@ -602,7 +602,11 @@ doc_build() {
 #                   leaves is the next one's start)
 #   cache           the cache scenario (bench_cache.c: seed 002's claim)
 #   crash           a secondary killed 20 times (short: 2) per shape,
-#                   ring_mp_mc and turbomem (bench_crash.c)
+#                   ring_mp_mc, pile and turbomem (bench_crash.c)
+#   memory, contract  bytes per object; the count and all-or-nothing gets
+#
+# Every part but grid and pipeline (all handlers) and thp=off (turbomem
+# alone) runs ring_mp_mc, pile (where the DPDK has it) and turbomem.
 #   testpmd         scripts/testpmd.py compare per memory (1 GB, 2 MB,
 #                   --no-huge), rounds interleaved across memories
 #
