@@ -604,11 +604,11 @@ doc_build() {
 #   crash           a secondary killed 20 times (short: 2) per shape,
 #                   ring_mp_mc, pile and turbomem (bench_crash.c)
 #   memory, contract  bytes per object; the count and all-or-nothing gets
+#   testpmd         scripts/testpmd.py compare per memory (1 GB, 2 MB,
+#                   --no-huge), rounds interleaved across memories
 #
 # Every part but grid and pipeline (all handlers) and thp=off (turbomem
 # alone) runs ring_mp_mc, pile (where the DPDK has it) and turbomem.
-#   testpmd         scripts/testpmd.py compare per memory (1 GB, 2 MB,
-#                   --no-huge), rounds interleaved across memories
 #
 # Huge pages: 2 MB pages with reserve_hugepages (scripts/common.sh), 1 GB
 # pages by raising nr_hugepages and mounting hugetlbfs with pagesize=1G in

@@ -998,7 +998,7 @@ def claims(res):
                   "standard mempool (ring_mp_mc) on explicit 1 GB pages. "
                   "Here: testpmd io forwarding, turbomem --no-huge (THP) vs "
                   "ring_mp_mc on 1 GB pages, %s." % label)
-        c.parts = ["testpmd-1g-r1", "testpmd-nohuge-r1"]
+        c.parts = ["testpmd-1g", "testpmd-nohuge"]
         c.machine = tp_machine
         t, b = res.tpmd("nohuge", "turbomem", cache), res.tpmd("1g", "ring_mp_mc", cache)
         if t is None or b is None:
@@ -1012,7 +1012,7 @@ def claims(res):
     c = Claim("P2", "TurboMem paper (seed 000)",
               "Absolute rates: 140 Mpps (baseline) and 180 Mpps (TurboMem) "
               "at 64 B on a 100 Gbps NIC, 4 worker lcores.")
-    c.parts = ["testpmd-nohuge-r1"]
+    c.parts = ["testpmd-nohuge"]
     c.machine = tp_machine
     t = res.tpmd("nohuge", "turbomem", "250")
     c.figure = ("net_null, 1 forwarding lcore: turbomem %.2f Mpps" % t) if t else "missing"
@@ -1115,7 +1115,7 @@ def claims(res):
                   "The gain comes from the lock-free pool (\"avoids lock "
                   "contention and false sharing\"). Here: testpmd, both on "
                   "1 GB pages, mbuf cache %s: the handler alone changes." % cache)
-        c.parts = ["testpmd-1g-r1"]
+        c.parts = ["testpmd-1g"]
         c.machine = tp_machine
         t, b = res.tpmd("1g", "turbomem", cache), res.tpmd("1g", "ring_mp_mc", cache)
         if t is None or b is None:
@@ -1427,7 +1427,7 @@ def claims(res):
                   "--no-huge: faster where TLB reach matters, the pool being in 2 MB "
                   "transparent huge pages and ring_mp_mc's in EAL's 4 KB pages. Here: "
                   "testpmd io, 2 x net_null, --no-huge, mbuf cache %s." % cache)
-        c.parts = ["testpmd-nohuge-r1"]
+        c.parts = ["testpmd-nohuge"]
         c.machine = tp_machine
         t, b = res.tpmd("nohuge", "turbomem", cache), res.tpmd("nohuge", "ring_mp_mc", cache)
         if t is None or b is None:
@@ -1880,8 +1880,7 @@ def write_page(res, cl, path):
         for p in c.parts:
             keys = [k for k in res.cmds if k == p or
                     (p.endswith("*") and k.startswith(p[:-1])) or
-                    re.match(re.escape(p) + r"-r\d+$", k) or
-                    (p.startswith("testpmd-") and k.startswith(p.rsplit("-r", 1)[0] + "-r"))]
+                    re.match(re.escape(p) + r"-r\d+$", k)]
             for k in keys[:1]:
                 cmds.append(":ref:`%s <%s>`," % (k, cmd_label(k)))
         if cmds:
@@ -1973,14 +1972,15 @@ def write_page(res, cl, path):
                "testpmd's go to ``TM_RESULTS_DIR``.") + [""]
     if res.cmds:
         for k, v in res.cmds.items():
-            # Rounds of one part run one command: written once, under round 1.
-            m = re.match(r"(.*)-r(\d+)$", k)
-            if m and m.group(2) != "1" and res.cmds.get(m.group(1) + "-r1") == v:
+            # Rounds of one part run one command: written once, under the first.
+            m = re.match(r"(.*)-r\d+$", k)
+            same = [j for j in res.cmds if m and res.cmds[j] == v and
+                    re.fullmatch(re.escape(m.group(1)) + r"-r\d+", j)]
+            if same and same[0] != k:
                 continue
-            n = len([j for j in res.cmds if re.fullmatch(
-                re.escape(m.group(1)) + r"-r\d+", j) and res.cmds[j] == v]) if m else 1
+            n = len(same)
             L += [".. _%s:" % cmd_label(k), "",
-                  "``%s``%s:" % (k, "" if n == 1 else " (round 2 too)" if n == 2
+                  "``%s``%s:" % (k, "" if n <= 1 else " (round 2 too)" if n == 2
                                  else " (rounds 2 to %d too)" % n),
                   "", ".. code-block:: none", ""]
             L += ["   " + l for l in shell_lines(shorten(v), RST_WIDTH - 3)] + [""]
